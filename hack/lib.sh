@@ -1,0 +1,57 @@
+# Shared helpers for hack/ scripts. Source it; do not run it.
+# shellcheck shell=bash
+
+PB_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PB_CACHE="${PROVBENCH_CACHE:-$HOME/.cache/provbench}"
+PB_BIN="$PB_CACHE/bin"
+PB_JAR="$PB_ROOT/target/quarkus-app/quarkus-run.jar"
+
+pb_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+pb_die() { pb_log "error: $*"; exit 1; }
+
+# pb_go_install NAME VERSION PACKAGE@VERSION: builds a Go tool once into $PB_BIN/NAME-VERSION/ and
+# prints the path of the binary.
+pb_go_install() {
+  local name=$1 version=$2 pkg=$3
+  local dir="$PB_BIN/$name-$version"
+  if [[ ! -x "$dir/$name" ]]; then
+    command -v go >/dev/null || pb_die "go is needed to build $name"
+    pb_log "building $name $version (cached in $dir)"
+    mkdir -p "$dir"
+    GOBIN="$dir" GOFLAGS=-mod=mod go install "$pkg" >&2 || pb_die "go install $pkg failed"
+  fi
+  printf '%s\n' "$dir/$name"
+}
+
+# pb_jar: builds the application once if it is missing, prints the jar path.
+pb_jar() {
+  if [[ ! -f "$PB_JAR" || -n "${PB_REBUILD:-}" ]]; then
+    pb_log "building provbench (./mvnw package -DskipTests)"
+    (cd "$PB_ROOT" && ./mvnw -B -q -DskipTests package >&2) || pb_die "build failed"
+  fi
+  printf '%s\n' "$PB_JAR"
+}
+
+# pb_wait_for_socket PATH PID SECONDS: waits until PATH is a socket; fails if PID dies or time runs out.
+pb_wait_for_socket() {
+  local path=$1 pid=$2 secs=$3 i
+  for ((i = 0; i < secs * 10; i++)); do
+    [[ -S "$path" ]] && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+# pb_stop PID [SECONDS]: SIGTERM, wait, then SIGKILL.
+pb_stop() {
+  local pid=$1 secs=${2:-10} i
+  kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < secs * 10; i++)); do
+    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}

@@ -1,0 +1,162 @@
+package dev.provbench.api;
+
+import dev.provbench.csi.CallMetrics;
+import dev.provbench.csi.CsiServer;
+import dev.provbench.csi.FaultInjector;
+import dev.provbench.csi.FaultRule;
+import dev.provbench.csi.state.Limits;
+import dev.provbench.csi.state.VolumeStore;
+import dev.provbench.util.ByteSize;
+import jakarta.ws.rs.BadRequestException;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Control of a running mock driver: latency/fault injection and limits can be changed while it serves,
+ * and its own counts can be read (to compare with what a load run saw).
+ */
+@Path("/driver")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+public class DriverResource {
+
+    /** One method's injection rule as JSON; {@code latency} uses the config syntax, e.g. "exp(20ms)". */
+    public record Rule(String latency, Double errorRate, String errorCode) {
+        static Rule of(FaultRule r) {
+            return new Rule(r.latency() == null ? null : r.latency().spec(), r.errorRate(), r.errorCode().name());
+        }
+    }
+
+    /** Limits as JSON; sizes accept bytes or quantities ("1Gi"); absent fields stay as they are. */
+    public record LimitsBody(String defaultVolumeSize, String maxVolumeSize, String totalCapacity, Long maxVolumes,
+                             Long maxSnapshots, Long maxVolumesPerNode) {
+    }
+
+    private final FaultInjector injector;
+    private final VolumeStore store;
+    private final CallMetrics metrics;
+    private final CsiServer server;
+
+    public DriverResource(FaultInjector injector, VolumeStore store, CallMetrics metrics, CsiServer server) {
+        this.injector = injector;
+        this.store = store;
+        this.metrics = metrics;
+        this.server = server;
+    }
+
+    @GET
+    @Path("/injection")
+    public Map<String, Rule> rules() {
+        Map<String, Rule> out = new LinkedHashMap<>();
+        injector.rules().forEach((m, r) -> out.put(m, Rule.of(r)));
+        return out;
+    }
+
+    @PUT
+    @Path("/injection/{method}")
+    public Rule setRule(@PathParam("method") String method, Rule body) {
+        if (body == null) {
+            throw bad("a JSON body {\"latency\":…, \"errorRate\":…, \"errorCode\":…} is required");
+        }
+        FaultRule rule;
+        try {
+            rule = FaultRule.of(body.latency(), body.errorRate() == null ? 0 : body.errorRate(), body.errorCode());
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+        try {
+            injector.set(method, rule);
+        } catch (IllegalArgumentException e) {
+            throw bad("method: " + e.getMessage());
+        }
+        return Rule.of(rule);
+    }
+
+    @DELETE
+    @Path("/injection/{method}")
+    public Response removeRule(@PathParam("method") String method) {
+        try {
+            return injector.remove(method) ? Response.noContent().build()
+                    : Response.status(404).entity(Map.of("error", "no rule for " + method)).build();
+        } catch (IllegalArgumentException e) {
+            throw bad("method: " + e.getMessage());
+        }
+    }
+
+    @DELETE
+    @Path("/injection")
+    public Response clearRules() {
+        injector.clear();
+        return Response.noContent().build();
+    }
+
+    @GET
+    @Path("/limits")
+    public LimitsBody limits() {
+        Limits l = store.limits();
+        return new LimitsBody(ByteSize.format(l.defaultVolumeSize()), ByteSize.format(l.maxVolumeSize()),
+                ByteSize.format(l.totalCapacity()), l.maxVolumes(), l.maxSnapshots(), l.maxVolumesPerNode());
+    }
+
+    @PUT
+    @Path("/limits")
+    public LimitsBody setLimits(LimitsBody body) {
+        if (body == null) {
+            throw bad("a JSON body with the limits to change is required");
+        }
+        Limits cur = store.limits();
+        try {
+            store.setLimits(new Limits(
+                    size("defaultVolumeSize", body.defaultVolumeSize(), cur.defaultVolumeSize()),
+                    size("maxVolumeSize", body.maxVolumeSize(), cur.maxVolumeSize()),
+                    size("totalCapacity", body.totalCapacity(), cur.totalCapacity()),
+                    body.maxVolumes() == null ? cur.maxVolumes() : body.maxVolumes(),
+                    body.maxSnapshots() == null ? cur.maxSnapshots() : body.maxSnapshots(),
+                    body.maxVolumesPerNode() == null ? cur.maxVolumesPerNode() : body.maxVolumesPerNode()));
+        } catch (IllegalArgumentException e) {
+            throw bad(e.getMessage());
+        }
+        return limits();
+    }
+
+    private static long size(String field, String value, long current) {
+        if (value == null) {
+            return current;
+        }
+        try {
+            return ByteSize.parse(value);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw bad(field + ": " + e.getMessage());
+        }
+    }
+
+    /** The driver's own view: what exists and every call it answered, by method and code. */
+    @GET
+    @Path("/stats")
+    public Map<String, Object> stats() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("serving", server.isServing());
+        out.put("endpoint", server.endpoint() == null ? null : server.endpoint().toString());
+        out.put("volumes", store.volumeCount());
+        out.put("volumeBytes", store.usedBytes());
+        out.put("snapshots", store.snapshotCount());
+        out.put("calls", metrics.counts());
+        out.put("injectedFaults", injector.injectedCounts());
+        return out;
+    }
+
+    private static BadRequestException bad(String message) {
+        return new BadRequestException(Response.status(400).type(MediaType.APPLICATION_JSON)
+                .entity(Map.of("error", message)).build());
+    }
+}

@@ -1,0 +1,150 @@
+package dev.provbench.csi;
+
+import dev.provbench.csi.state.StateException;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Runs every CSI handler: applies the method's injected latency (without blocking a thread) and
+ * injected faults, then answers the call. Injected faults are counted on their own meter
+ * ({@code provbench_csi_injected_faults_total}) so they can be told apart from real errors.
+ */
+@ApplicationScoped
+public class FaultInjector {
+    private static final Logger LOG = Logger.getLogger(FaultInjector.class);
+
+    private final Map<String, FaultRule> rules = new ConcurrentHashMap<>();
+    private final Map<String, Counter> injectedCounters = new ConcurrentHashMap<>();
+    private final MeterRegistry registry;
+    private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "csi-latency");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public FaultInjector(DriverConfig config, MeterRegistry registry) {
+        this.registry = registry;
+        config.injection().forEach((method, rule) ->
+                set(method, FaultRule.of(rule.latency().orElse(null), rule.errorRate(), rule.errorCode())));
+    }
+
+    /** Sets the rule of one method (bare name) or of {@link CsiMethods#ALL}. */
+    public void set(String method, FaultRule rule) {
+        requireKnown(method);
+        rules.put(method, rule);
+    }
+
+    public boolean remove(String method) {
+        requireKnown(method);
+        return rules.remove(method) != null;
+    }
+
+    public void clear() {
+        rules.clear();
+    }
+
+    public Map<String, FaultRule> rules() {
+        return new TreeMap<>(rules);
+    }
+
+    public long injectedFaults(String method, Status.Code code) {
+        Counter c = injectedCounters.get(method + "/" + code);
+        return c == null ? 0 : (long) c.count();
+    }
+
+    /** Faults injected so far: "Method/CODE" → count. */
+    public Map<String, Long> injectedCounts() {
+        Map<String, Long> out = new TreeMap<>();
+        injectedCounters.forEach((k, c) -> out.put(k, (long) c.count()));
+        return out;
+    }
+
+    private static void requireKnown(String method) {
+        if (!CsiMethods.ALL.equals(method) && !CsiMethods.isKnown(method)) {
+            throw new IllegalArgumentException("unknown CSI method '" + method + "'; known: " + CsiMethods.names()
+                    + " or * for all");
+        }
+    }
+
+    private FaultRule ruleFor(String method) {
+        if (rules.isEmpty()) {
+            return null;
+        }
+        FaultRule rule = rules.get(method);
+        return rule != null ? rule : rules.get(CsiMethods.ALL);
+    }
+
+    /**
+     * Answers a unary call with what {@code handler} returns, or with the status of the
+     * {@link StatusRuntimeException} or {@link StateException} it throws, after any injected latency and fault.
+     */
+    public <T> void respond(String method, StreamObserver<T> observer, Supplier<T> handler) {
+        FaultRule rule = ruleFor(method);
+        if (rule == null) {
+            complete(method, observer, handler, null);
+            return;
+        }
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        Status.Code fault = rule.errorRate() > 0 && random.nextDouble() < rule.errorRate() ? rule.errorCode() : null;
+        long delay = rule.latency() == null ? 0 : rule.latency().sampleNanos(random);
+        if (delay <= 0) {
+            complete(method, observer, handler, fault);
+        } else {
+            scheduler.schedule(() -> complete(method, observer, handler, fault), delay, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private <T> void complete(String method, StreamObserver<T> observer, Supplier<T> handler, Status.Code fault) {
+        try {
+            if (fault != null) {
+                injectedCounters.computeIfAbsent(method + "/" + fault, k -> Counter
+                        .builder("provbench_csi_injected_faults")
+                        .description("Faults injected into CSI calls, by method and code")
+                        .tag("method", method).tag("code", fault.name())
+                        .register(registry)).increment();
+                observer.onError(Status.fromCode(fault).withDescription("injected fault").asRuntimeException());
+                return;
+            }
+            T response;
+            try {
+                response = handler.get();
+            } catch (StatusRuntimeException e) {
+                observer.onError(e);
+                return;
+            } catch (StateException e) {
+                observer.onError(Status.fromCode(Status.Code.valueOf(e.reason().name()))
+                        .withDescription(e.getMessage()).asRuntimeException());
+                return;
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "%s failed unexpectedly", method);
+                observer.onError(Status.INTERNAL.withDescription(method + ": " + e).asRuntimeException());
+                return;
+            }
+            observer.onNext(response);
+            observer.onCompleted();
+        } catch (RuntimeException e) {
+            // The call was cancelled (client deadline) while we were delaying it.
+            LOG.debugf("%s: could not answer: %s", method, e);
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        scheduler.shutdownNow();
+    }
+}
