@@ -1,0 +1,58 @@
+package dev.provbench.cli;
+
+import io.quarkus.test.junit.main.Launch;
+import io.quarkus.test.junit.main.LaunchResult;
+import io.quarkus.test.junit.main.QuarkusMainLauncher;
+import io.quarkus.test.junit.main.QuarkusMainTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@QuarkusMainTest
+class CliTest {
+
+    @Test
+    @Launch(value = {"driver", "--bogus"}, exitCode = 2)
+    void unknownFlagIsUsageErrorNamingIt(LaunchResult result) {
+        assertTrue(result.getErrorOutput().contains("--bogus"), result.getErrorOutput());
+    }
+
+    @Test
+    @Launch(value = {"driver", "--endpoint", "ftp://host/x"}, exitCode = 2)
+    void badEndpointIsUsageErrorNamingTheFlag(LaunchResult result) {
+        assertTrue(result.getErrorOutput().contains("--endpoint"), result.getErrorOutput());
+    }
+
+    @Test
+    @Launch(value = {}, exitCode = 2)
+    void subcommandIsRequired(LaunchResult result) {
+        assertTrue(result.getErrorOutput().contains("Missing required subcommand"), result.getErrorOutput());
+    }
+
+    @Test
+    @Launch(value = {"bogus-command"}, exitCode = 2)
+    void unknownSubcommand(LaunchResult result) {
+        assertTrue(result.getErrorOutput().contains("bogus-command"), result.getErrorOutput());
+    }
+
+    @Test
+    @Launch(value = {"--help"})
+    void helpListsTheDriver(LaunchResult result) {
+        assertTrue(result.getOutput().contains("driver"), result.getOutput());
+    }
+
+    @Test
+    void refusesToReplaceAFileThatIsNotASocket(QuarkusMainLauncher launcher, @TempDir Path dir) throws Exception {
+        Path file = dir.resolve("csi.sock");
+        Files.writeString(file, "precious");
+        LaunchResult result = launcher.launch("driver", "--endpoint", "unix://" + file);
+        assertEquals(ExitCodes.FAILED, result.exitCode());
+        assertTrue(result.getErrorOutput().contains("not a socket"), result.getErrorOutput());
+        assertEquals("precious", Files.readString(file));
+    }
+}
