@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the real control-plane components from the Go module proxy at pinned versions, once, into
+# ~/.cache/provbench/bin/<component>-<version>/. Used by hack/local-cluster.
+#
+#   hack/tools/build.sh [etcd|kube|csi-provisioner|csi-sanity|all]
+set -euo pipefail
+source "$(dirname "$0")/../lib.sh"
+
+ETCD_VERSION=${ETCD_VERSION:-v3.6.16}
+KUBE_VERSION=${KUBE_VERSION:-v1.36.3}
+PROVISIONER_VERSION=${PROVISIONER_VERSION:-v6.3.0}
+SANITY_VERSION=${SANITY_VERSION:-v5.4.0}
+TOOLS="$PB_ROOT/hack/tools"
+
+build_etcd() {
+  local out="$PB_BIN/etcd-$ETCD_VERSION"
+  [[ -x "$out/etcd" ]] && return 0
+  pb_log "building etcd $ETCD_VERSION"
+  (cd "$TOOLS/etcd" && go build -trimpath -o "$out/etcd" go.etcd.io/etcd/server/v3) || pb_die "etcd build failed"
+}
+
+build_kube() {
+  local out="$PB_BIN/kube-$KUBE_VERSION"
+  [[ -x "$out/kube-apiserver" && -x "$out/kube-controller-manager" && -x "$out/kubectl" ]] && return 0
+  pb_log "building kube-apiserver, kube-controller-manager, kubectl $KUBE_VERSION (takes a while on 2 cores)"
+  mkdir -p "$out"
+  (cd "$TOOLS/kube" && for c in kube-apiserver kube-controller-manager kubectl; do
+      go build -trimpath -ldflags "-X k8s.io/component-base/version.gitVersion=$KUBE_VERSION" \
+        -o "$out/$c" "k8s.io/kubernetes/cmd/$c" || exit 1
+    done) || pb_die "kubernetes build failed"
+}
+
+build_provisioner() {
+  local out="$PB_BIN/csi-provisioner-$PROVISIONER_VERSION"
+  [[ -x "$out/csi-provisioner" ]] && return 0
+  pb_log "building csi-provisioner $PROVISIONER_VERSION"
+  local dir src
+  dir=$(go mod download -json "github.com/kubernetes-csi/external-provisioner/v6@$PROVISIONER_VERSION" \
+    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [[ -d "$dir" ]] || pb_die "could not download external-provisioner $PROVISIONER_VERSION"
+  src=$(mktemp -d /tmp/provbench-provisioner.XXXXXX)
+  cp -r "$dir/." "$src/" && chmod -R u+w "$src"
+  (cd "$src" && go build -trimpath -mod=mod -ldflags "-X main.version=$PROVISIONER_VERSION" \
+    -o "$out/csi-provisioner" ./cmd/csi-provisioner) || { rm -rf "$src"; pb_die "csi-provisioner build failed"; }
+  rm -rf "$src"
+}
+
+case "${1:-all}" in
+  etcd) build_etcd ;;
+  kube) build_kube ;;
+  csi-provisioner) build_provisioner ;;
+  csi-sanity) pb_go_install csi-sanity "$SANITY_VERSION" "github.com/kubernetes-csi/csi-test/v5/cmd/csi-sanity@$SANITY_VERSION" >/dev/null ;;
+  all) build_etcd; build_provisioner; build_kube ;;
+  *) pb_die "unknown component '$1' (etcd, kube, csi-provisioner, csi-sanity, all)" ;;
+esac
