@@ -1,0 +1,172 @@
+package dev.provbench.load;
+
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.fabric8.kubernetes.client.informers.cache.Lister;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Waiting for a claim to be Bound and for a volume to be gone. In informer mode (the default) the waits are
+ * completed by informer events and checked against the informers' listers — no GET is ever sent. Poll mode
+ * GETs the object every {@link #POLL_INTERVAL} and exists only to measure the difference.
+ */
+public final class Waits implements AutoCloseable {
+    public static final Duration POLL_INTERVAL = Duration.ofMillis(200);
+
+    private final KubernetesClient client;
+    private final String namespace;
+    private final RunConfig.WaitMode mode;
+    private final Map<String, CompletableFuture<String>> bound = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<String>> gone = new ConcurrentHashMap<>();
+    private SharedIndexInformer<PersistentVolumeClaim> claims;
+    private SharedIndexInformer<PersistentVolume> volumes;
+    private Lister<PersistentVolumeClaim> claimLister;
+    private Lister<PersistentVolume> volumeLister;
+
+    public Waits(KubernetesClient client, String namespace, String runId, RunConfig.WaitMode mode,
+            Duration syncTimeout) throws Exception {
+        this.client = client;
+        this.namespace = namespace;
+        this.mode = mode;
+        if (mode == RunConfig.WaitMode.POLL) {
+            return;
+        }
+        claims = client.persistentVolumeClaims().inNamespace(namespace).withLabel(RunConfig.LABEL, runId)
+                .runnableInformer(0);
+        claims.addEventHandler(new ResourceEventHandler<>() {
+            public void onAdd(PersistentVolumeClaim c) {
+                claimChanged(c);
+            }
+
+            public void onUpdate(PersistentVolumeClaim old, PersistentVolumeClaim c) {
+                claimChanged(c);
+            }
+
+            public void onDelete(PersistentVolumeClaim c, boolean unknownFinalState) {
+            }
+        });
+        volumes = client.persistentVolumes().runnableInformer(0);
+        volumes.addEventHandler(new ResourceEventHandler<>() {
+            public void onAdd(PersistentVolume v) {
+            }
+
+            public void onUpdate(PersistentVolume old, PersistentVolume v) {
+            }
+
+            public void onDelete(PersistentVolume v, boolean unknownFinalState) {
+                CompletableFuture<String> f = gone.remove(v.getMetadata().getName());
+                if (f != null) {
+                    f.complete(v.getMetadata().getName());
+                }
+            }
+        });
+        claimLister = new Lister<>(claims.getIndexer(), namespace);
+        volumeLister = new Lister<>(volumes.getIndexer());
+        CompletableFuture.allOf(claims.start().toCompletableFuture(), volumes.start().toCompletableFuture())
+                .get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private static String boundVolume(PersistentVolumeClaim c) {
+        if (c == null || c.getStatus() == null || !"Bound".equals(c.getStatus().getPhase())
+                || c.getSpec() == null || c.getSpec().getVolumeName() == null || c.getSpec().getVolumeName().isEmpty()) {
+            return null;
+        }
+        return c.getSpec().getVolumeName();
+    }
+
+    private void claimChanged(PersistentVolumeClaim c) {
+        String pv = boundVolume(c);
+        if (pv != null) {
+            CompletableFuture<String> f = bound.remove(c.getMetadata().getName());
+            if (f != null) {
+                f.complete(pv);
+            }
+        }
+    }
+
+    /** Waits until the claim is Bound; returns its volume's name. */
+    public String awaitBound(String claim, Duration timeout) throws InterruptedException, TimeoutException {
+        if (mode == RunConfig.WaitMode.POLL) {
+            return poll(timeout, () -> boundVolume(client.persistentVolumeClaims().inNamespace(namespace)
+                    .withName(claim).get()));
+        }
+        CompletableFuture<String> f = new CompletableFuture<>();
+        bound.put(claim, f);
+        String already = boundVolume(claimLister.get(claim));
+        if (already != null) {
+            bound.remove(claim, f);
+            return already;
+        }
+        return await(f, timeout, () -> bound.remove(claim, f));
+    }
+
+    /** Waits until the volume object no longer exists. */
+    public void awaitGone(String volume, Duration timeout) throws InterruptedException, TimeoutException {
+        if (mode == RunConfig.WaitMode.POLL) {
+            poll(timeout, () -> client.persistentVolumes().withName(volume).get() == null ? volume : null);
+            return;
+        }
+        CompletableFuture<String> f = new CompletableFuture<>();
+        gone.put(volume, f);
+        if (volumeLister.get(volume) == null) {
+            gone.remove(volume, f);
+            return;
+        }
+        await(f, timeout, () -> gone.remove(volume, f));
+    }
+
+    public boolean volumeExists(String volume) {
+        return mode == RunConfig.WaitMode.POLL ? client.persistentVolumes().withName(volume).get() != null
+                : volumeLister.get(volume) != null;
+    }
+
+    private static String await(CompletableFuture<String> f, Duration timeout, Runnable onTimeout)
+            throws InterruptedException, TimeoutException {
+        try {
+            return f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            onTimeout.run();
+            throw e;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    private interface Check {
+        String get();
+    }
+
+    private static String poll(Duration timeout, Check check) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            String v = check.get();
+            if (v != null) {
+                return v;
+            }
+            if (System.nanoTime() + POLL_INTERVAL.toNanos() > deadline) {
+                throw new TimeoutException();
+            }
+            Thread.sleep(POLL_INTERVAL.toMillis());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (claims != null) {
+            claims.close();
+        }
+        if (volumes != null) {
+            volumes.close();
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package dev.provbench.local;
+
+import dev.provbench.csi.CsiServer;
+import dev.provbench.csi.Endpoint;
+import dev.provbench.kube.RateLimiter;
+import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Everything {@code --local} needs in one JVM: fabric8's in-memory Kubernetes API (CRUD mode) on 127.0.0.1,
+ * the mock CSI driver on a real unix socket in a temporary directory, a StorageClass for it, and the stand-in
+ * PV controller and provisioner.
+ */
+public final class LocalCluster implements AutoCloseable {
+    public static final String STORAGE_CLASS = "provbench-local";
+
+    private final KubernetesMockServer server;
+    private final Config api;
+    private final CsiServer csi;
+    private final Path dir;
+    private final StandInControllers standIn;
+
+    private LocalCluster(KubernetesMockServer server, Config api, CsiServer csi, Path dir,
+            StandInControllers standIn) {
+        this.server = server;
+        this.api = api;
+        this.csi = csi;
+        this.dir = dir;
+        this.standIn = standIn;
+    }
+
+    public static LocalCluster start(CsiServer csi, String driverName, RateLimiter provisionerLimiter,
+            boolean getReads, MeterRegistry registry) throws Exception {
+        KubernetesMockServer server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(),
+                new io.fabric8.mockwebserver.MockWebServer(), new java.util.HashMap<>(),
+                new io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher(), false);
+        server.init(InetAddress.getLoopbackAddress(), 0);
+        Path dir = Files.createTempDirectory("provbench-local");
+        StandInControllers standIn = null;
+        try {
+            Config api;
+            try (KubernetesClient admin = server.createClient()) {
+                api = admin.getConfiguration();
+                admin.storage().v1().storageClasses().resource(new StorageClassBuilder()
+                        .withNewMetadata().withName(STORAGE_CLASS).endMetadata()
+                        .withProvisioner(driverName).withReclaimPolicy("Delete")
+                        .withVolumeBindingMode("Immediate").build()).create();
+            }
+            Path socket = dir.resolve("csi.sock");
+            csi.start(new Endpoint.Unix(socket));
+            standIn = new StandInControllers(api, socket, driverName, STORAGE_CLASS, provisionerLimiter, getReads,
+                    100, registry);
+            standIn.start();
+            return new LocalCluster(server, api, csi, dir, standIn);
+        } catch (Exception | Error e) {
+            if (standIn != null) {
+                standIn.close();
+            }
+            csi.stop();
+            server.destroy();
+            deleteQuietly(dir);
+            throw e;
+        }
+    }
+
+    public Config api() {
+        return api;
+    }
+
+    public StandInControllers standIn() {
+        return standIn;
+    }
+
+    private static void deleteQuietly(Path dir) {
+        try {
+            Files.deleteIfExists(dir.resolve("csi.sock"));
+            Files.deleteIfExists(dir);
+        } catch (IOException ignored) {
+            // a temp dir left behind is harmless
+        }
+    }
+
+    @Override
+    public void close() {
+        standIn.close();
+        csi.stop();
+        server.destroy();
+        deleteQuietly(dir);
+    }
+}

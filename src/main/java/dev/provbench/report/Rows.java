@@ -1,0 +1,108 @@
+package dev.provbench.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The report as labelled rows, shared by the table and Markdown formats. */
+final class Rows {
+    record Row(String section, String label, String value) {
+    }
+
+    private Rows() {
+    }
+
+    static String num(double v) {
+        if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+            return String.format(Locale.ROOT, "%,d", (long) v);
+        }
+        return String.format(Locale.ROOT, Math.abs(v) >= 100 ? "%,.1f" : "%.3f", v);
+    }
+
+    static String lat(RunReport.Latency l) {
+        if (l == null || l.count() == 0) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, "p50 %s  p90 %s  p99 %s  p99.9 %s  max %s ms (n=%d)", num(l.p50()),
+                num(l.p90()), num(l.p99()), num(l.p999()), num(l.max()), l.count());
+    }
+
+    static String map(Map<String, Long> m) {
+        if (m == null || m.isEmpty()) {
+            return "-";
+        }
+        StringBuilder b = new StringBuilder();
+        m.forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append(k).append('=').append(v));
+        return b.toString();
+    }
+
+    static List<Row> of(RunReport r) {
+        List<Row> rows = new ArrayList<>();
+        RunReport.Config c = r.config();
+        rows.add(new Row("run", "id", r.runId() + " (" + r.mode() + ")"));
+        rows.add(new Row("run", "tool", r.tool().name() + " " + r.tool().version()));
+        rows.add(new Row("run", "config", c.threads() + " workers, " + (c.cycles() != null ? c.cycles() + " cycles"
+                : c.duration()) + ", storage class " + c.storageClass() + ", " + c.size() + " " + c.accessMode()
+                + ", wait " + c.waitMode() + ", client qps/burst " + (c.qps() < 0 ? "unlimited" : num(c.qps()) + "/"
+                + c.burst())));
+        if (c.provisionerQps() != null) {
+            rows.add(new Row("run", "stand-in provisioner", "qps/burst " + (c.provisionerQps() < 0 ? "unlimited"
+                    : num(c.provisionerQps()) + "/" + c.provisionerBurst()) + ", PV reads by " + c.provisionerReads()));
+        }
+        rows.add(new Row("run", "window", r.window().start() + " → " + r.window().end() + " (" + num(r.window()
+                .seconds()) + " s)"));
+        RunReport.Ops o = r.ops();
+        rows.add(new Row("ops", "creates / deletes", o.creates() + " / " + o.deletes()));
+        rows.add(new Row("ops", "ops/s (creates+deletes)", num(o.opsPerSecond())));
+        rows.add(new Row("ops", "cycles/s", num(o.cyclesPerSecond())));
+        rows.add(new Row("ops", "failures", o.failures() + (o.failures() > 0 ? " (" + map(o.failuresByCause())
+                + ")" : "")));
+        rows.add(new Row("ops", "in flight at end / completed after", o.inFlightAtEnd() + " / "
+                + o.completedAfterWindow()));
+        rows.add(new Row("latency", "create (to Bound)", lat(r.latency().create())));
+        rows.add(new Row("latency", "delete (to PV gone)", lat(r.latency().delete())));
+        RunReport.Requests q = r.requests();
+        rows.add(new Row("requests", "total", q.total() + (q.perOp() == null ? "" : " (" + num(q.perOp())
+                + " per op)")));
+        rows.add(new Row("requests", "by verb", map(q.byVerb())));
+        rows.add(new Row("requests", "by code", map(q.byCode())));
+        RunReport.Throttling t = r.throttling();
+        rows.add(new Row("throttling", "throttled requests", t.throttled() + " (>50ms " + t.over50ms() + ", >1s "
+                + t.over1s() + ")"));
+        rows.add(new Row("throttling", "wait", num(t.waitSeconds()) + " s total, p50 " + num(t.waitP50Ms())
+                + " ms, p99 " + num(t.waitP99Ms()) + " ms, max " + num(t.waitMaxMs()) + " ms"));
+        if (r.driver() != null) {
+            rows.add(new Row("driver", "CreateVolume / DeleteVolume OK", r.driver().createVolume() + " / "
+                    + r.driver().deleteVolume() + " (" + r.driver().source() + ")"));
+        }
+        if (r.components() != null) {
+            r.components().forEach((name, req) -> rows.add(new Row("components", name + " requests", req.total()
+                    + (req.perOp() == null ? "" : " (" + num(req.perOp()) + " per op)") + ": " + map(req.byVerbResource()))));
+        }
+        if (r.provisioner() != null) {
+            RunReport.Provisioner p = r.provisioner();
+            if (p.throttlingLines() != null) {
+                rows.add(new Row("provisioner", "throttling log lines", p.throttlingLines() + " (" + p.logSource()
+                        + ")"));
+            }
+            if (p.metrics() != null) {
+                p.metrics().forEach((k, v) -> rows.add(new Row("provisioner", k, num(v))));
+            }
+            if (p.note() != null) {
+                rows.add(new Row("provisioner", "note", p.note()));
+            }
+        }
+        if (r.cleanup() != null) {
+            rows.add(new Row("cleanup", "claims deleted / left over", r.cleanup().deletedClaims() + " / "
+                    + (r.cleanup().leftover().isEmpty() ? "none" : String.join(", ", r.cleanup().leftover()))));
+        }
+        if (r.thresholds() != null) {
+            for (RunReport.Threshold th : r.thresholds()) {
+                rows.add(new Row("thresholds", th.name(), (th.passed() ? "PASS " : "FAIL ") + num(th.actual())
+                        + " (limit " + num(th.limit()) + ")"));
+            }
+        }
+        return rows;
+    }
+}
