@@ -1,0 +1,137 @@
+package dev.provbench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.provbench.report.JsonFormat;
+import dev.provbench.report.RunReport;
+import io.quarkus.test.junit.main.Launch;
+import io.quarkus.test.junit.main.LaunchResult;
+import io.quarkus.test.junit.main.QuarkusMainLauncher;
+import io.quarkus.test.junit.main.QuarkusMainTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+@QuarkusMainTest
+class RunCommandTest {
+
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+            "--threads;0", "--duration;soon", "--duration;0", "--cycles;0", "--op-timeout;-1s", "--size;lots",
+            "--access-mode;ReadWriteSometimes", "--wait-mode;guess", "--qps;NaN", "--burst;-1", "--format;pdf",
+            "--interval;0", "--min-ops-per-sec;-1", "--max-failures;-1", "--max-p99;fast",
+            "--provisioner-log;/nonexistent/log", "--provisioner-pod;no-slash", "--provisioner-metrics;ftp://x",
+            "--driver-url;not a url", "--kubeconfig;/nonexistent/kubeconfig", "--local-provisioner-reads;cache",
+            "--local-provisioner-burst;-3", "--out;/nonexistent-dir/report.json"})
+    void everyBadFlagIsExit2NamingIt(String flag, String value, QuarkusMainLauncher launcher) {
+        LaunchResult r = launcher.launch("run", "--local", flag, value);
+        assertEquals(2, r.exitCode(), r.getErrorOutput());
+        assertTrue(r.getErrorOutput().contains(flag), "the message names " + flag + ": " + r.getErrorOutput());
+    }
+
+    @Test
+    @Launch(value = {"run", "--duration", "1s"}, exitCode = 2)
+    void storageClassIsRequiredAgainstACluster(LaunchResult r) {
+        assertTrue(r.getErrorOutput().contains("--storage-class"), r.getErrorOutput());
+    }
+
+    @Test
+    @Launch(value = {"run", "--bogus"}, exitCode = 2)
+    void unknownFlag(LaunchResult r) {
+        assertTrue(r.getErrorOutput().contains("--bogus"), r.getErrorOutput());
+    }
+
+    @Test
+    void unreachableClusterIsExit3(QuarkusMainLauncher launcher, @TempDir Path dir) throws Exception {
+        Path kubeconfig = dir.resolve("kubeconfig");
+        Files.writeString(kubeconfig, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: nowhere
+                  cluster: {server: "http://127.0.0.1:1"}
+                contexts:
+                - name: nowhere
+                  context: {cluster: nowhere, user: nobody}
+                current-context: nowhere
+                users:
+                - name: nobody
+                  user: {}
+                """);
+        LaunchResult r = launcher.launch("run", "--kubeconfig", kubeconfig.toString(), "--storage-class", "x",
+                "--duration", "5s");
+        assertEquals(3, r.exitCode(), r.getErrorOutput());
+        assertTrue(r.getErrorOutput().contains("cannot watch"), r.getErrorOutput());
+    }
+
+    @Test
+    void localRunCountsAgreeAndNothingIsLeft(QuarkusMainLauncher launcher, @TempDir Path dir) throws Exception {
+        Path out = dir.resolve("report.json");
+        LaunchResult r = launcher.launch("run", "--local", "--cycles", "30", "--threads", "6", "--qps", "-1",
+                "--local-provisioner-qps", "-1", "--format", "json", "--out", out.toString(), "--max-failures", "0");
+        assertEquals(0, r.exitCode(), r.getErrorOutput());
+        assertTrue(r.getOutput().contains("CREATES / DELETES") || r.getOutput().contains("creates / deletes"),
+                "the table goes to stdout: " + r.getOutput());
+        String json = Files.readString(out);
+        RunReport report = JsonFormat.parse(json);
+        assertEquals(RunReport.SCHEMA_VERSION, report.schemaVersion());
+        assertEquals("local", report.mode());
+        assertEquals(30, report.ops().creates());
+        assertEquals(30, report.ops().deletes());
+        assertEquals(0, report.ops().failures());
+        assertEquals(Boolean.TRUE, report.passed());
+        // the driver saw exactly the volumes the tool created and deleted (no op was in flight at the end)
+        assertEquals(30, report.driver().createVolume());
+        assertEquals(30, report.driver().deleteVolume());
+        // informer mode: waiting never GETs
+        assertFalse(report.requests().byVerb().containsKey("get"), report.requests().byVerb().toString());
+        assertEquals(30, report.requests().byVerbResource().get("create persistentvolumeclaims"));
+        assertEquals(30, report.requests().byVerbResource().get("delete persistentvolumeclaims"));
+        assertTrue(report.latency().create().count() == 30 && report.latency().create().p50() > 0);
+        assertTrue(report.cleanup().leftover().isEmpty());
+        assertNotNull(report.components().get("provisioner (stand-in)"));
+        // the stable names scripts rely on
+        JsonNode n = new ObjectMapper().readTree(json);
+        for (String path : new String[]{"/ops/creates", "/ops/deletes", "/ops/failures", "/ops/opsPerSecond",
+                "/ops/cyclesPerSecond", "/window/seconds", "/latency/create/p50", "/latency/create/p999",
+                "/latency/delete/max", "/requests/total", "/requests/byVerb", "/requests/perOp",
+                "/throttling/throttled", "/throttling/over50ms", "/throttling/over1s", "/throttling/waitSeconds",
+                "/driver/createVolume", "/driver/deleteVolume", "/timeseries"}) {
+            assertFalse(n.at(path).isMissingNode(), path);
+        }
+        // the JSON round trip is lossless
+        assertEquals(report, JsonFormat.parse(new JsonFormat().render(report)));
+    }
+
+    @Test
+    void pollModeGetsAndThresholdFailureIsExit1(QuarkusMainLauncher launcher) {
+        LaunchResult r = launcher.launch("run", "--local", "--cycles", "4", "--threads", "2", "--qps", "-1",
+                "--local-provisioner-qps", "-1", "--wait-mode", "poll", "--format", "json",
+                "--min-ops-per-sec", "1000000");
+        assertEquals(1, r.exitCode(), r.getErrorOutput());
+        assertTrue(r.getOutput().contains("\"get\""), "poll mode GETs: " + r.getOutput());
+        assertTrue(r.getOutput().contains("\"passed\" : false"), r.getOutput());
+    }
+
+    @Test
+    void throttlingIsCountedWithTheDefaultBucket(QuarkusMainLauncher launcher, @TempDir Path dir) throws Exception {
+        Path out = dir.resolve("r.json");
+        LaunchResult r = launcher.launch("run", "--local", "--cycles", "16", "--threads", "16", "--format", "json",
+                "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.getErrorOutput());
+        RunReport report = JsonFormat.parse(Files.readString(out));
+        // 16 creates at once against a 5/10 bucket: at least 6 had to wait
+        assertTrue(report.throttling().throttled() >= 6, "throttled " + report.throttling().throttled());
+        assertTrue(report.throttling().waitSeconds() > 0);
+        assertEquals(16, report.ops().creates());
+    }
+}
