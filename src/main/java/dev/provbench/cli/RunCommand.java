@@ -341,7 +341,8 @@ public class RunCommand implements Callable<Integer> {
             }
             RunReport.Provisioner provisioner = provisionerEvidence(client, outcome, scrape, err);
             Map<String, RunReport.Requests> components = null;
-            long ops = outcome.log().creates() + outcome.log().deletes();
+            // requests are counted over the whole run (drain included), so per op divides by every completed op
+            long ops = outcome.log().creates() + outcome.log().deletes() + outcome.log().afterWindow();
             if (cluster != null) {
                 components = new LinkedHashMap<>();
                 components.put("provisioner (stand-in)", ReportBuilder.requests(

@@ -93,7 +93,7 @@ public final class ReportBuilder {
         }
         return new RunReport(RunReport.SCHEMA_VERSION, new RunReport.Tool("provbench", version), mode, o.runId(),
                 passed, config, new RunReport.Window(o.start().toString(), o.end().toString(), round(secs)), opsRow,
-                lat, requests(s, ops), throttling, driver, provisioner, components, o.cleanup(), thresholds, series);
+                lat, requests(s, ops + log.afterWindow()), throttling, driver, provisioner, components, o.cleanup(), thresholds, series);
     }
 
     public static RunReport.Config config(RunConfig c, Double provisionerQps, Integer provisionerBurst,
