@@ -150,6 +150,8 @@ public class DriverResource {
         out.put("volumes", store.volumeCount());
         out.put("volumeBytes", store.usedBytes());
         out.put("snapshots", store.snapshotCount());
+        out.put("volumesCreated", store.volumesCreated());
+        out.put("volumesDeleted", store.volumesDeleted());
         out.put("calls", metrics.counts());
         out.put("injectedFaults", injector.injectedCounts());
         return out;

@@ -152,6 +152,10 @@ public class RunCommand implements Callable<Integer> {
             + "start and end.")
     URI provisionerMetrics;
 
+    @Option(names = "--audit-log", description = "kube-apiserver's JSON audit log: API calls per operation by "
+            + "component (load driver, csi-provisioner, kube-controller-manager) in the window.")
+    Path auditLog;
+
     @Option(names = "--driver-url", description = "HTTP base URL of a provbench driver in another process: read "
             + "its CreateVolume/DeleteVolume counts.")
     URI driverUrl;
@@ -159,17 +163,20 @@ public class RunCommand implements Callable<Integer> {
     private final CsiServer csi;
     private final DriverConfig driverConfig;
     private final CallMetrics callMetrics;
+    private final dev.provbench.csi.state.VolumeStore store;
     private final MeterRegistry registry;
     private final Scheduler scheduler;
     private final ActiveRun active;
     private final String version;
 
-    public RunCommand(CsiServer csi, DriverConfig driverConfig, CallMetrics callMetrics, MeterRegistry registry,
+    public RunCommand(CsiServer csi, DriverConfig driverConfig, CallMetrics callMetrics,
+            dev.provbench.csi.state.VolumeStore store, MeterRegistry registry,
             Scheduler scheduler, ActiveRun active,
             @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
         this.csi = csi;
         this.driverConfig = driverConfig;
         this.callMetrics = callMetrics;
+        this.store = store;
         this.registry = registry;
         this.scheduler = scheduler;
         this.active = active;
@@ -258,6 +265,9 @@ public class RunCommand implements Callable<Integer> {
                     || !u.getValue().getScheme().matches("https?") || u.getValue().getHost() == null)) {
                 throw bad(u.getKey(), "'" + u.getValue() + "' is not an http(s) URL");
             }
+        }
+        if (auditLog != null && !Files.isReadable(auditLog)) {
+            throw bad("--audit-log", auditLog + " is not a readable file");
         }
         if (kubeconfig != null && !Files.isReadable(kubeconfig)) {
             throw bad("--kubeconfig", kubeconfig + " is not a readable file");
@@ -350,6 +360,15 @@ public class RunCommand implements Callable<Integer> {
                 components.put("pv-controller (stand-in)", ReportBuilder.requests(
                         cluster.standIn().pvControllerStats().snapshot(), ops));
             }
+            if (auditLog != null) {
+                try {
+                    Thread.sleep(2000); // the apiserver writes its audit log in batches
+                    components = dev.provbench.evidence.AuditLog.byComponent(auditLog, outcome.start(), outcome.end(),
+                            outcome.log().creates() + outcome.log().deletes());
+                } catch (Exception e) {
+                    err.println("provbench run: cannot read the audit log " + auditLog + ": " + e.getMessage());
+                }
+            }
             RunReport.Config config = ReportBuilder.config(cfg, local ? provisionerLimiter.enabled()
                             ? provisionerLimiter.qps() : -1.0 : null, local ? localProvisionerBurst : null,
                     local ? localProvisionerReads : null);
@@ -377,7 +396,8 @@ public class RunCommand implements Callable<Integer> {
     private DriverCounts inProcessDriver() {
         return new DriverCounts() {
             public Counts read() {
-                return new Counts(callMetrics.count("CreateVolume", Status.Code.OK),
+                return new Counts(store.volumesCreated(), store.volumesDeleted(),
+                        callMetrics.count("CreateVolume", Status.Code.OK),
                         callMetrics.count("DeleteVolume", Status.Code.OK));
             }
 

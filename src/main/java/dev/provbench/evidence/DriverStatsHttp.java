@@ -28,9 +28,10 @@ public final class DriverStatsHttp implements DriverCounts {
         if (rsp.statusCode() != 200) {
             throw new IllegalStateException("HTTP " + rsp.statusCode() + " from " + stats);
         }
-        JsonNode calls = JSON.readTree(rsp.body()).path("calls");
-        return new Counts(calls.path("CreateVolume").path("OK").asLong(0),
-                calls.path("DeleteVolume").path("OK").asLong(0));
+        JsonNode root = JSON.readTree(rsp.body());
+        JsonNode calls = root.path("calls");
+        return new Counts(root.path("volumesCreated").asLong(0), root.path("volumesDeleted").asLong(0),
+                calls.path("CreateVolume").path("OK").asLong(0), calls.path("DeleteVolume").path("OK").asLong(0));
     }
 
     @Override

@@ -134,8 +134,7 @@ public final class LoadRun {
         RunReport.Cleanup cleanup = cleanup();
         waits.close();
         DriverCounts.Counts driver = driverBefore == null || driverAfter == null ? null
-                : new DriverCounts.Counts(driverAfter.createVolume() - driverBefore.createVolume(),
-                driverAfter.deleteVolume() - driverBefore.deleteVolume());
+                : driverAfter.minus(driverBefore);
         double seconds = (endNanos - startNanos) / 1e9;
         return new Outcome(runId, start, end, seconds, log, inFlightAtEnd, stats.snapshot(), cleanup, driver,
                 throttled);

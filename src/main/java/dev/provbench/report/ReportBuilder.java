@@ -55,7 +55,8 @@ public final class ReportBuilder {
         RunReport.Latencies lat = new RunReport.Latencies(latency(log.createHistogram()),
                 latency(log.deleteHistogram()));
         RunReport.Driver driver = o.driver() == null ? null
-                : new RunReport.Driver(o.driver().createVolume(), o.driver().deleteVolume(), driverSource);
+                : new RunReport.Driver(o.driver().volumesCreated(), o.driver().volumesDeleted(),
+                o.driver().createVolumeOk(), o.driver().deleteVolumeOk(), driverSource);
         List<RunReport.Interval> series = new ArrayList<>();
         long[] c = log.series(OpLog.Kind.CREATE);
         long[] d = log.series(OpLog.Kind.DELETE);

@@ -73,8 +73,10 @@ final class Rows {
         rows.add(new Row("throttling", "wait", num(t.waitSeconds()) + " s total, p50 " + num(t.waitP50Ms())
                 + " ms, p99 " + num(t.waitP99Ms()) + " ms, max " + num(t.waitMaxMs()) + " ms"));
         if (r.driver() != null) {
-            rows.add(new Row("driver", "CreateVolume / DeleteVolume OK", r.driver().createVolume() + " / "
+            rows.add(new Row("driver", "volumes created / deleted", r.driver().createVolume() + " / "
                     + r.driver().deleteVolume() + " (" + r.driver().source() + ")"));
+            rows.add(new Row("driver", "CreateVolume / DeleteVolume calls OK", r.driver().createVolumeCalls() + " / "
+                    + r.driver().deleteVolumeCalls()));
         }
         if (r.components() != null) {
             r.components().forEach((name, req) -> rows.add(new Row("components", name + " requests", req.total()

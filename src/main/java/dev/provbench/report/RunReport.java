@@ -51,8 +51,13 @@ public record RunReport(int schemaVersion, Tool tool, String mode, String runId,
                              double waitP99Ms, double waitMaxMs, long deferred) {
     }
 
-    /** What the mock driver itself answered with OK during the window; {@code source} says how it was read. */
-    public record Driver(Long createVolume, Long deleteVolume, String source) {
+    /**
+     * The mock driver's own view of the window: {@code createVolume}/{@code deleteVolume} are the volumes it
+     * created and deleted (idempotent repeats not counted); {@code *Calls} are the calls it answered OK
+     * (csi-provisioner repeats DeleteVolume until the PV is gone). {@code source} says how they were read.
+     */
+    public record Driver(Long createVolume, Long deleteVolume, Long createVolumeCalls, Long deleteVolumeCalls,
+                         String source) {
     }
 
     public record Provisioner(Long throttlingLines, String logSource, Map<String, Double> metrics,

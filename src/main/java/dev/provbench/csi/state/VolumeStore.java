@@ -46,6 +46,8 @@ public final class VolumeStore {
     private final ConcurrentHashMap<String, Volume> volumesByName = new ConcurrentHashMap<>();
     private final ConcurrentSkipListMap<Long, String> volumeOrder = new ConcurrentSkipListMap<>();
     private final AtomicLong volumeCount = new AtomicLong();
+    private final java.util.concurrent.atomic.LongAdder volumesCreated = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder volumesDeleted = new java.util.concurrent.atomic.LongAdder();
     private final AtomicLong usedBytes = new AtomicLong();
 
     private final ConcurrentHashMap<String, Snapshot> snapshotsById = new ConcurrentHashMap<>();
@@ -74,6 +76,16 @@ public final class VolumeStore {
 
     public long usedBytes() {
         return usedBytes.get();
+    }
+
+    /** Volumes ever created (idempotent repeats of a create not counted). */
+    public long volumesCreated() {
+        return volumesCreated.sum();
+    }
+
+    /** Volumes ever deleted (deletes of unknown IDs not counted). */
+    public long volumesDeleted() {
+        return volumesDeleted.sum();
     }
 
     public long snapshotCount() {
@@ -107,6 +119,7 @@ public final class VolumeStore {
             return new Created(checkCompatible(winner, spec), false);
         }
         volumeOrder.put(fresh.seq(), fresh.id());
+        volumesCreated.increment();
         return new Created(fresh, true);
     }
 
@@ -218,6 +231,7 @@ public final class VolumeStore {
         // capacity may have changed since creation: release what the record holds now
         volumeCount.decrementAndGet();
         usedBytes.addAndGet(-v.capacityBytes());
+        volumesDeleted.increment();
         return true;
     }
 
