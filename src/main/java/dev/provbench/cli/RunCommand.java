@@ -321,7 +321,7 @@ public class RunCommand implements Callable<Integer> {
             }
             RequestStats stats = new RequestStats("provbench", registry);
             client = KubeClients.client(api, RateLimiter.of(qps, burst), stats);
-            run = new LoadRun(cfg, client, stats, Clock.systemUTC());
+            run = new LoadRun(cfg, client, stats, Clock.systemUTC()).withMetrics(registry);
             active.set(run);
             try {
                 run.prepare();
@@ -343,6 +343,8 @@ public class RunCommand implements Callable<Integer> {
             Scheduler.JobDefinition<?> job = scheduler.newJob("provbench-progress-" + run.runId())
                     .setInterval(interval).setDelayed(interval)
                     .setTask(ex -> progress(err, r, stats));
+            lastElapsed = 0;
+            lastOps = 0;
             job.schedule();
             try {
                 outcome = run.execute(driverCounts, probes);
@@ -419,16 +421,24 @@ public class RunCommand implements Callable<Integer> {
         return t == e ? String.valueOf(e.getMessage()) : e.getMessage() + " (" + t + ")";
     }
 
-    private static void progress(PrintWriter err, LoadRun run, RequestStats stats) {
+    /** Last progress sample: elapsed seconds and ops, for the ops/s over the last interval. */
+    private double lastElapsed;
+    private long lastOps;
+
+    private synchronized void progress(PrintWriter err, LoadRun run, RequestStats stats) {
         if (run.log() == null) {
             return;
         }
         var log = run.log();
         double elapsed = (System.nanoTime() - log.startNanos()) / 1e9;
         long ops = log.creates() + log.deletes();
-        err.printf(Locale.ROOT, "[%6.0fs] creates %d  deletes %d  failures %d  ops/s %.2f  in flight %d  "
-                        + "requests %d  throttled %d%n", elapsed, log.creates(), log.deletes(), log.failures(),
-                ops / Math.max(elapsed, 1e-9), log.inFlight(), stats.total(), stats.throttled());
+        double recent = (ops - lastOps) / Math.max(elapsed - lastElapsed, 1e-9);
+        lastOps = ops;
+        lastElapsed = elapsed;
+        err.printf(Locale.ROOT, "[%6.0fs] creates %d  deletes %d  failures %d  ops/s %.2f (overall %.2f)  "
+                        + "in flight %d  requests %d  throttled %d%n", elapsed, log.creates(), log.deletes(),
+                log.failures(), recent, ops / Math.max(elapsed, 1e-9), log.inFlight(), stats.total(),
+                stats.throttled());
         err.flush();
     }
 

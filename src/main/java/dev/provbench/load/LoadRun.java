@@ -50,6 +50,14 @@ public final class LoadRun {
     private OpLog log;
     private Waits waits;
 
+    private io.micrometer.core.instrument.MeterRegistry registry;
+
+    /** Publish live operation metrics to this registry. */
+    public LoadRun withMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+        this.registry = registry;
+        return this;
+    }
+
     public LoadRun(RunConfig config, KubernetesClient client, RequestStats stats, Clock clock) {
         this.config = config;
         this.client = client;
@@ -92,7 +100,7 @@ public final class LoadRun {
         int maxIntervals = (int) Math.min(100_000, planned / intervalNanos + 2);
         long startNanos = System.nanoTime();
         Instant start = clock.instant();
-        log = new OpLog(startNanos, intervalNanos, maxIntervals);
+        log = new OpLog(startNanos, intervalNanos, maxIntervals).withMetrics(registry);
         long[] throttled = new long[maxIntervals];
         long throttledAtStart = stats.throttled();
         CountDownLatch finished = new CountDownLatch(config.threads());

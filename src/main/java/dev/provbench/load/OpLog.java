@@ -30,6 +30,34 @@ public final class OpLog {
     private final AtomicLongArray seriesDeletes;
     private final AtomicLongArray seriesFailures;
     private final AtomicLong inFlight = new AtomicLong();
+    private io.micrometer.core.instrument.MeterRegistry registry;
+    private final Map<String, io.micrometer.core.instrument.Counter> opCounters = new ConcurrentHashMap<>();
+    private io.micrometer.core.instrument.Timer createTimer;
+    private io.micrometer.core.instrument.Timer deleteTimer;
+
+    /** Also publish live metrics: provbench_ops_total{op,result}, provbench_op_duration_seconds{op}. */
+    public OpLog withMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+        if (registry != null) {
+            this.registry = registry;
+            createTimer = io.micrometer.core.instrument.Timer.builder("provbench_op_duration")
+                    .description("Create (to Bound) and delete (to PV gone) latency").tag("op", "create")
+                    .publishPercentileHistogram().register(registry);
+            deleteTimer = io.micrometer.core.instrument.Timer.builder("provbench_op_duration")
+                    .description("Create (to Bound) and delete (to PV gone) latency").tag("op", "delete")
+                    .publishPercentileHistogram().register(registry);
+            io.micrometer.core.instrument.Gauge.builder("provbench_ops_in_flight", inFlight, AtomicLong::get)
+                    .description("Create/delete cycles in progress").register(registry);
+        }
+        return this;
+    }
+
+    private void count(String op, String result) {
+        if (registry != null) {
+            opCounters.computeIfAbsent(op + "/" + result, k -> io.micrometer.core.instrument.Counter
+                    .builder("provbench_ops").description("Completed and failed operations by type and result")
+                    .tag("op", op).tag("result", result).register(registry)).increment();
+        }
+    }
 
     public OpLog(long startNanos, long intervalNanos, int maxIntervals) {
         this.startNanos = startNanos;
@@ -70,6 +98,11 @@ public final class OpLog {
 
     /** An operation that completed at {@code at} after {@code latencyNanos}; false if after the window. */
     public boolean completed(Kind kind, long at, long latencyNanos) {
+        count(kind == Kind.CREATE ? "create" : "delete", "ok");
+        if (registry != null) {
+            (kind == Kind.CREATE ? createTimer : deleteTimer).record(latencyNanos,
+                    java.util.concurrent.TimeUnit.NANOSECONDS);
+        }
         if (at > endNanos) {
             afterWindow.increment();
             return false;
@@ -87,6 +120,8 @@ public final class OpLog {
     }
 
     public void failed(String cause, long at) {
+        int colon = cause.indexOf(':');
+        count(colon > 0 ? cause.substring(0, colon) : "cycle", colon > 0 ? cause.substring(colon + 1) : cause);
         failureCount.increment();
         failures.computeIfAbsent(cause, k -> new LongAdder()).increment();
         if (at <= endNanos) {
