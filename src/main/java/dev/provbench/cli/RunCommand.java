@@ -83,7 +83,8 @@ public class RunCommand implements Callable<Integer> {
             + "in-cluster).")
     Path kubeconfig;
 
-    @Option(names = "--storage-class", description = "StorageClass of the PVCs (required unless --local).")
+    @Option(names = "--storage-class", defaultValue = "${env:PROVBENCH_STORAGE_CLASS}",
+            description = "StorageClass of the PVCs (required unless --local; default $PROVBENCH_STORAGE_CLASS).")
     String storageClass;
 
     @Option(names = "--size", defaultValue = "1Gi", description = "Requested size (default ${DEFAULT-VALUE}).")
@@ -136,8 +137,9 @@ public class RunCommand implements Callable<Integer> {
     @Option(names = "--max-p99", description = "Fail (exit 1) if the create or delete p99 exceeds this, e.g. 30s.")
     String maxP99;
 
-    @Option(names = "--provisioner-log", description = "csi-provisioner's log file: count throttling lines in "
-            + "the window.")
+    @Option(names = "--provisioner-log", defaultValue = "${env:PROVBENCH_PROVISIONER_LOG}",
+            description = "csi-provisioner's log file: count throttling lines in the window "
+            + "(default $PROVBENCH_PROVISIONER_LOG).")
     Path provisionerLog;
 
     @Option(names = "--provisioner-pod", description = "NAMESPACE/LABEL-SELECTOR of csi-provisioner's pod(s): "
@@ -148,16 +150,19 @@ public class RunCommand implements Callable<Integer> {
             + "--provisioner-pod (default ${DEFAULT-VALUE}).")
     String provisionerContainer;
 
-    @Option(names = "--provisioner-metrics", description = "csi-provisioner's metrics URL: scrape at the window's "
-            + "start and end.")
+    @Option(names = "--provisioner-metrics", defaultValue = "${env:PROVBENCH_PROVISIONER_METRICS}",
+            description = "csi-provisioner's metrics URL: scrape at the window's start and end "
+            + "(default $PROVBENCH_PROVISIONER_METRICS).")
     URI provisionerMetrics;
 
-    @Option(names = "--audit-log", description = "kube-apiserver's JSON audit log: API calls per operation by "
-            + "component (load driver, csi-provisioner, kube-controller-manager) in the window.")
+    @Option(names = "--audit-log", defaultValue = "${env:PROVBENCH_AUDIT_LOG}",
+            description = "kube-apiserver's JSON audit log: API calls per operation by component (load driver, "
+            + "csi-provisioner, kube-controller-manager) in the window (default $PROVBENCH_AUDIT_LOG).")
     Path auditLog;
 
-    @Option(names = "--driver-url", description = "HTTP base URL of a provbench driver in another process: read "
-            + "its CreateVolume/DeleteVolume counts.")
+    @Option(names = "--driver-url", defaultValue = "${env:PROVBENCH_DRIVER_URL}",
+            description = "HTTP base URL of a provbench driver in another process: read its volume counts "
+            + "(default $PROVBENCH_DRIVER_URL).")
     URI driverUrl;
 
     private final CsiServer csi;
@@ -199,8 +204,27 @@ public class RunCommand implements Callable<Integer> {
         }
     }
 
+    private boolean given(String option) {
+        return spec.commandLine().getParseResult().hasMatchedOption(option);
+    }
+
     /** Checks every flag before anything starts; a bad one is exit code 2 naming it. */
     RunConfig validate() {
+        if (local) {
+            // the environment of `hack/local-cluster env` describes a real cluster, not the local one
+            if (!given("--provisioner-log")) {
+                provisionerLog = null;
+            }
+            if (!given("--provisioner-metrics")) {
+                provisionerMetrics = null;
+            }
+            if (!given("--audit-log")) {
+                auditLog = null;
+            }
+            if (!given("--driver-url")) {
+                driverUrl = null;
+            }
+        }
         if (threads < 1) {
             throw bad("--threads", "must be at least 1");
         }

@@ -1,0 +1,83 @@
+package dev.provbench.evidence;
+
+import dev.provbench.report.RunReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+class EvidenceTest {
+    static final ZoneId UTC = ZoneId.of("UTC");
+
+    @Test
+    void countsEveryClientGoThrottlingVariantInsideTheWindow() throws Exception {
+        String log = String.join("\n",
+                "I1130 20:00:00.500000   42 request.go:752] \"Waited before sending request\" delay=\"1.2s\" "
+                        + "reason=\"client-side throttling, not priority and fairness\" verb=\"POST\" URL=\"https://x\"",
+                "I1130 20:00:01.000000   42 request.go:697] Waited for 1.19s due to client-side throttling, not "
+                        + "priority and fairness, request: POST:https://x",
+                "I1130 20:00:02.000000   42 request.go:621] Throttling request took 1.1s, request: GET:https://x",
+                "I1130 20:00:03.000000   42 controller.go:1] provisioned volume pvc-1",
+                "I1130 19:59:59.000000   42 request.go:752] \"Waited before sending request\" reason=\"client-side "
+                        + "throttling, not priority and fairness\"",
+                "I1130 20:10:00.000000   42 request.go:752] \"Waited before sending request\" reason=\"client-side "
+                        + "throttling, not priority and fairness\"",
+                "2026-11-30T20:00:04.5Z I1130 20:00:04.500000 1 request.go:1] Waited for 2s due to client-side "
+                        + "throttling, not priority and fairness, request: GET:https://x");
+        long n = ThrottlingLines.count(new StringReader(log), Instant.parse("2026-11-30T20:00:00Z"),
+                Instant.parse("2026-11-30T20:05:00Z"), UTC);
+        assertEquals(4, n, "three variants plus a kubectl --timestamps line; outside the window not counted");
+    }
+
+    @Test
+    void auditLogByComponent(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("audit.log");
+        String ev = "{\"kind\":\"Event\",\"stage\":\"%s\",\"requestReceivedTimestamp\":\"%s\",\"verb\":\"%s\","
+                + "\"user\":{\"username\":\"%s\"},\"objectRef\":{\"resource\":\"%s\",\"subresource\":\"%s\"},"
+                + "\"responseStatus\":{\"code\":%d}}";
+        Files.writeString(log, String.join("\n",
+                String.format(ev, "ResponseComplete", "2026-11-30T20:00:01Z", "create", "provbench-load",
+                        "persistentvolumeclaims", "", 201),
+                String.format(ev, "ResponseComplete", "2026-11-30T20:00:02Z", "create", "csi-provisioner",
+                        "persistentvolumes", "", 201),
+                String.format(ev, "ResponseStarted", "2026-11-30T20:00:02Z", "watch", "csi-provisioner",
+                        "persistentvolumes", "", 200),
+                String.format(ev, "ResponseComplete", "2026-11-30T20:00:03Z", "update",
+                        "system:kube-controller-manager", "persistentvolumeclaims", "status", 200),
+                String.format(ev, "ResponseComplete", "2026-11-30T21:00:00Z", "create", "provbench-load",
+                        "persistentvolumeclaims", "", 201)) + "\n");
+        Map<String, RunReport.Requests> c = AuditLog.byComponent(log, Instant.parse("2026-11-30T20:00:00Z"),
+                Instant.parse("2026-11-30T20:01:00Z"), 2);
+        assertEquals(1, c.get("provbench (load driver)").total());
+        assertEquals(0.5, c.get("provbench (load driver)").perOp());
+        assertEquals(Map.of("create persistentvolumes", 1L), c.get("csi-provisioner").byVerbResource());
+        assertEquals(Map.of("update persistentvolumeclaims/status", 1L),
+                c.get("kube-controller-manager").byVerbResource());
+    }
+
+    @Test
+    void metricsParse() {
+        Map<String, Double> m = MetricsScrape.parse(String.join("\n",
+                "# HELP csi_sidecar_operations_seconds ...",
+                "csi_sidecar_operations_seconds_count{driver_name=\"d\",grpc_status_code=\"OK\","
+                        + "method_name=\"/csi.v1.Controller/CreateVolume\"} 12",
+                "csi_sidecar_operations_seconds_sum{driver_name=\"d\",grpc_status_code=\"OK\","
+                        + "method_name=\"/csi.v1.Controller/CreateVolume\"} 0.5",
+                "process_cpu_seconds_total 3.25",
+                "process_resident_memory_bytes 7.1e+07",
+                "workqueue_depth{name=\"claims\"} 4"));
+        assertEquals(12.0, m.get("csi_sidecar_operations CreateVolume OK"));
+        assertEquals(3.25, m.get("process_cpu_seconds_total"));
+        assertEquals(7.1e7, m.get("process_resident_memory_bytes"));
+        assertNull(m.get("workqueue_depth"));
+        assertEquals(3, m.size());
+    }
+}
