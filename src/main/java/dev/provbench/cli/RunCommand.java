@@ -40,7 +40,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -521,9 +520,5 @@ public class RunCommand implements Callable<Integer> {
             stdout.print(f.render(report));
         }
         stdout.flush();
-    }
-
-    Instant now() {
-        return Instant.now();
     }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * latency ({@code provbench_csi_request_duration_seconds}, a histogram), whatever the outcome.
  */
 @ApplicationScoped
-public class CallMetrics implements ServerInterceptor {
+public class CallMetrics {
     private record Key(String method, Status.Code code) {
     }
 
@@ -34,8 +34,12 @@ public class CallMetrics implements ServerInterceptor {
         this.registry = registry;
     }
 
-    @Override
-    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+    /** The interceptor for the CSI server (not a bean itself, so Quarkus' gRPC server does not claim it). */
+    public ServerInterceptor interceptor() {
+        return this::interceptCall;
+    }
+
+    private <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
             ServerCallHandler<Q, R> next) {
         String method = CsiMethods.bareName(call.getMethodDescriptor().getFullMethodName());
         long start = System.nanoTime();

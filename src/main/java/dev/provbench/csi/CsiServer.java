@@ -80,9 +80,9 @@ public class CsiServer {
         }
         // Handlers never block (latency injection is scheduled), so they run on the event loops.
         builder.directExecutor()
-                .addService(ServerInterceptors.intercept(identity, metrics))
-                .addService(ServerInterceptors.intercept(controller, metrics))
-                .addService(ServerInterceptors.intercept(node, metrics));
+                .addService(ServerInterceptors.intercept(identity, metrics.interceptor()))
+                .addService(ServerInterceptors.intercept(controller, metrics.interceptor()))
+                .addService(ServerInterceptors.intercept(node, metrics.interceptor()));
         Server s = builder.build();
         try {
             s.start();

@@ -71,6 +71,13 @@ public class NodeService extends NodeGrpc.NodeImplBase {
         this.capabilities = b.build();
     }
 
+    /** NOT_FOUND unless the volume is published or staged at {@code path}. */
+    private static void requireAt(Volume v, String path) {
+        if (!v.targets().containsKey(path) && !path.equals(v.stagingPath())) {
+            throw notFound("volume " + v.id() + " is not published or staged at " + path);
+        }
+    }
+
     private Volume existing(String volumeId) {
         return store.volume(volumeId).orElseThrow(() -> notFound("volume " + volumeId + " does not exist"));
     }
@@ -155,9 +162,7 @@ public class NodeService extends NodeGrpc.NodeImplBase {
             notEmpty(req.getVolumeId(), "volume_id");
             notEmpty(req.getVolumePath(), "volume_path");
             Volume v = existing(req.getVolumeId());
-            if (!v.targets().containsKey(req.getVolumePath()) && !req.getVolumePath().equals(v.stagingPath())) {
-                throw notFound("volume " + v.id() + " is not published or staged at " + req.getVolumePath());
-            }
+            requireAt(v, req.getVolumePath());
             return NodeGetVolumeStatsResponse.newBuilder()
                     .addUsage(VolumeUsage.newBuilder().setUnit(VolumeUsage.Unit.BYTES)
                             .setTotal(v.capacityBytes()).setAvailable(v.capacityBytes()).setUsed(0))
@@ -183,9 +188,7 @@ public class NodeService extends NodeGrpc.NodeImplBase {
             require(required >= 0 && limit >= 0, "capacity_range cannot be negative");
             require(limit == 0 || required <= limit, "capacity_range.required_bytes exceeds limit_bytes");
             Volume v = existing(req.getVolumeId());
-            if (!v.targets().containsKey(req.getVolumePath()) && !req.getVolumePath().equals(v.stagingPath())) {
-                throw notFound("volume " + v.id() + " is not published or staged at " + req.getVolumePath());
-            }
+            requireAt(v, req.getVolumePath());
             return NodeExpandVolumeResponse.newBuilder().setCapacityBytes(Math.max(v.capacityBytes(), required))
                     .build();
         });

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import org.HdrHistogram.Histogram;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;

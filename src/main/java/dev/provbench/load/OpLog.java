@@ -160,18 +160,17 @@ public final class OpLog {
     }
 
     public long[] series(Kind kind) {
-        AtomicLongArray a = kind == Kind.CREATE ? seriesCreates : seriesDeletes;
-        long[] out = new long[a.length()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = a.get(i);
-        }
-        return out;
+        return copy(kind == Kind.CREATE ? seriesCreates : seriesDeletes);
     }
 
     public long[] failureSeries() {
-        long[] out = new long[seriesFailures.length()];
+        return copy(seriesFailures);
+    }
+
+    private static long[] copy(AtomicLongArray a) {
+        long[] out = new long[a.length()];
         for (int i = 0; i < out.length; i++) {
-            out[i] = seriesFailures.get(i);
+            out[i] = a.get(i);
         }
         return out;
     }
