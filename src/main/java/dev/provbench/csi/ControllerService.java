@@ -418,9 +418,4 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
             return GetSnapshotResponse.newBuilder().setSnapshot(toProto(s)).build();
         });
     }
-
-    /** The capabilities this controller advertises (for tests and the status endpoint). */
-    public Set<Type> advertised() {
-        return advertised;
-    }
 }

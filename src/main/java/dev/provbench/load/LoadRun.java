@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -280,13 +279,5 @@ public final class LoadRun {
             leftover.add("cleanup failed: " + e.getMessage());
         }
         return new RunReport.Cleanup(deleted, leftover);
-    }
-
-    public RunConfig config() {
-        return config;
-    }
-
-    public Map<String, Long> failures() {
-        return log == null ? Map.of() : log.failuresByCause();
     }
 }

@@ -75,10 +75,6 @@ public final class OpLog {
         return startNanos;
     }
 
-    public long endNanos() {
-        return endNanos;
-    }
-
     private int bucket(long at) {
         long i = (at - startNanos) / intervalNanos;
         return (int) Math.min(Math.max(i, 0), seriesCreates.length() - 1);

@@ -125,11 +125,6 @@ public final class Waits implements AutoCloseable {
         await(f, timeout, () -> gone.remove(volume, f));
     }
 
-    public boolean volumeExists(String volume) {
-        return mode == RunConfig.WaitMode.POLL ? client.persistentVolumes().withName(volume).get() != null
-                : volumeLister.get(volume) != null;
-    }
-
     private static String await(CompletableFuture<String> f, Duration timeout, Runnable onTimeout)
             throws InterruptedException, TimeoutException {
         try {
