@@ -132,10 +132,15 @@ public final class LoadRun {
         Instant end = start.plusNanos(endNanos - startNanos);
         DriverCounts.Counts driverAfter = readDriver(driverCounts);
         probes.forEach(WindowProbe::windowEnd);
-        // let running operations finish (counted as after the window), bounded by the op timeout
-        if (!finished.await(config.opTimeout().toMillis() * 2 + 5_000, TimeUnit.MILLISECONDS)) {
-            workers.forEach(Thread::interrupt);
-            finished.await(10, TimeUnit.SECONDS);
+        // let running operations finish (counted as after the window), bounded by the op timeout; an abort
+        // (SIGTERM) cuts this short: cleanup finds whatever was created by its label anyway
+        long drainDeadline = System.nanoTime() + config.opTimeout().toNanos() * 2 + 5_000_000_000L;
+        while (!finished.await(100, TimeUnit.MILLISECONDS)) {
+            if (aborted || System.nanoTime() > drainDeadline) {
+                workers.forEach(Thread::interrupt);
+                finished.await(10, TimeUnit.SECONDS);
+                break;
+            }
         }
         RunReport.Cleanup cleanup = cleanup();
         waits.close();
