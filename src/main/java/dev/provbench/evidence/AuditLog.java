@@ -2,6 +2,7 @@ package dev.provbench.evidence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.provbench.report.ReportBuilder;
 import dev.provbench.report.RunReport;
 
 import java.io.BufferedReader;
@@ -74,7 +75,7 @@ public final class AuditLog {
         }
         Map<String, RunReport.Requests> out = new TreeMap<>();
         counts.forEach((k, c) -> out.put(k, new RunReport.Requests(c.total, c.byVerb, c.byVerbResource, c.byCode,
-                ops == 0 ? null : Math.round(c.total * 1000.0 / ops) / 1000.0)));
+                ops == 0 ? null : ReportBuilder.round(c.total / (double) ops))));
         return out;
     }
 }

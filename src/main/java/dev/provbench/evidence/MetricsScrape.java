@@ -42,7 +42,7 @@ public final class MetricsScrape implements WindowProbe {
         } catch (Exception e) {
             LOG.warnf("cannot scrape %s: %s", url, e.getMessage());
             return null;
-        } 
+        }
     }
 
     /** The series we keep, by a readable name. */

@@ -30,7 +30,8 @@ public final class ReportBuilder {
                 round(h.getMaxValue() / 1e3));
     }
 
-    static double round(double v) {
+    /** Three decimals, as every rate and ratio in the report. */
+    public static double round(double v) {
         return Math.round(v * 1000) / 1000.0;
     }
 
