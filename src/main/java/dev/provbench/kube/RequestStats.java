@@ -102,6 +102,10 @@ public final class RequestStats {
         return throttled.sum();
     }
 
+    public double waitSeconds() {
+        return waitNanos.sum() / 1e9;
+    }
+
     public long count(String verb, String resource) {
         LongAdder a = byVerbResource.get(verb + " " + resource);
         return a == null ? 0 : a.sum();

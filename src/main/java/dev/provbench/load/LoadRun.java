@@ -57,11 +57,16 @@ public final class LoadRun {
     }
 
     public LoadRun(RunConfig config, KubernetesClient client, RequestStats stats, Clock clock) {
+        this(HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()), config, client, stats, clock);
+    }
+
+    /** @param runId the value of {@link RunConfig#LABEL} on this run's claims, and part of their names */
+    public LoadRun(String runId, RunConfig config, KubernetesClient client, RequestStats stats, Clock clock) {
         this.config = config;
         this.client = client;
         this.stats = stats;
         this.clock = clock;
-        this.runId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
+        this.runId = runId;
     }
 
     public String runId() {

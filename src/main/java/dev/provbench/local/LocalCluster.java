@@ -28,6 +28,7 @@ public final class LocalCluster implements AutoCloseable {
     private final Path dir;
     private final StandInControllers standIn;
 
+    /** @param csi the driver to stop at close, or null if it was already serving before */
     private LocalCluster(KubernetesMockServer server, Config api, CsiServer csi, Path dir,
             StandInControllers standIn) {
         this.server = server;
@@ -37,6 +38,11 @@ public final class LocalCluster implements AutoCloseable {
         this.standIn = standIn;
     }
 
+    /**
+     * Starts the in-memory API and the stand-ins. If {@code csi} is already serving on a unix socket
+     * ({@code provbench serve}), the stand-in provisioner uses that socket; otherwise the driver is started on
+     * a socket in a temporary directory and stopped at {@link #close()}.
+     */
     public static LocalCluster start(CsiServer csi, String driverName, RateLimiter provisionerLimiter,
             boolean getReads, MeterRegistry registry) throws Exception {
         KubernetesMockServer server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(),
@@ -45,6 +51,7 @@ public final class LocalCluster implements AutoCloseable {
         server.init(InetAddress.getLoopbackAddress(), 0);
         Path dir = Files.createTempDirectory("provbench-local");
         StandInControllers standIn = null;
+        CsiServer owned = csi;
         try {
             Config api;
             try (KubernetesClient admin = server.createClient()) {
@@ -54,17 +61,29 @@ public final class LocalCluster implements AutoCloseable {
                         .withProvisioner(driverName).withReclaimPolicy("Delete")
                         .withVolumeBindingMode("Immediate").build()).create();
             }
-            Path socket = dir.resolve("csi.sock");
-            csi.start(new Endpoint.Unix(socket));
+            Path socket;
+            if (csi.isServing()) {
+                if (!(csi.endpoint() instanceof Endpoint.Unix unix)) {
+                    throw new IllegalStateException("a local run needs the driver on a unix socket, but it serves on "
+                            + csi.endpoint());
+                }
+                socket = unix.path();
+                owned = null;
+            } else {
+                socket = dir.resolve("csi.sock");
+                csi.start(new Endpoint.Unix(socket));
+            }
             standIn = new StandInControllers(api, socket, driverName, STORAGE_CLASS, provisionerLimiter, getReads,
                     100, registry);
             standIn.start();
-            return new LocalCluster(server, api, csi, dir, standIn);
+            return new LocalCluster(server, api, owned, dir, standIn);
         } catch (Exception | Error e) {
             if (standIn != null) {
                 standIn.close();
             }
-            csi.stop();
+            if (owned != null) {
+                owned.stop();
+            }
             server.destroy();
             deleteQuietly(dir);
             throw e;
@@ -91,7 +110,9 @@ public final class LocalCluster implements AutoCloseable {
     @Override
     public void close() {
         standIn.close();
-        csi.stop();
+        if (csi != null) {
+            csi.stop();
+        }
         server.destroy();
         deleteQuietly(dir);
     }

@@ -10,7 +10,7 @@ public final class Formats {
 
     static {
         for (ReportFormat f : new ReportFormat[]{new TableFormat(), new JsonFormat(), new MarkdownFormat(),
-                new BenchFormat()}) {
+                new BenchFormat(), new HtmlFormat()}) {
             ALL.put(f.name(), f);
         }
     }

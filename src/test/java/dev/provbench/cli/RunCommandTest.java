@@ -31,7 +31,7 @@ class RunCommandTest {
             "--interval;0", "--min-ops-per-sec;-1", "--max-failures;-1", "--max-p99;fast",
             "--provisioner-log;/nonexistent/log", "--provisioner-pod;no-slash", "--provisioner-metrics;ftp://x",
             "--driver-url;not a url", "--kubeconfig;/nonexistent/kubeconfig", "--local-provisioner-reads;cache",
-            "--local-provisioner-burst;-3", "--out;/nonexistent-dir/report.json"})
+            "--local-provisioner-burst;-3", "--out;/nonexistent-dir/report.json", "--namespace;Not_A_Namespace"})
     void everyBadFlagIsExit2NamingIt(String flag, String value, QuarkusMainLauncher launcher) {
         LaunchResult r = launcher.launch("run", "--local", flag, value);
         assertEquals(2, r.exitCode(), r.getErrorOutput());

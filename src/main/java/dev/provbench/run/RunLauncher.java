@@ -1,0 +1,75 @@
+package dev.provbench.run;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.util.Optional;
+
+/**
+ * Starts runs in the background for the REST API ({@code provbench serve}): one at a time, each on its own
+ * thread, logging its progress.
+ */
+@ApplicationScoped
+public class RunLauncher {
+    private static final Logger LOG = Logger.getLogger(RunLauncher.class);
+
+    /** The run that kept a new one from starting. */
+    public static final class Busy extends RuntimeException {
+        private final transient RunExecution active;
+
+        Busy(RunExecution active) {
+            super("run " + active.id() + " is " + active.state().json() + "; one run at a time");
+            this.active = active;
+        }
+
+        public RunExecution active() {
+            return active;
+        }
+    }
+
+    private final RunExecutor executor;
+    private final RunRegistry registry;
+    private volatile boolean enabled;
+
+    public RunLauncher(RunExecutor executor, RunRegistry registry) {
+        this.executor = executor;
+        this.registry = registry;
+    }
+
+    /** {@code provbench serve} accepts runs; {@code driver} and {@code run} processes do not. */
+    public void enable() {
+        enabled = true;
+    }
+
+    /** For tests: back to not accepting runs. */
+    public void disable() {
+        enabled = false;
+    }
+
+    public boolean enabled() {
+        return enabled;
+    }
+
+    /**
+     * Checks {@code request} (throws {@link RunRequest.Invalid}) and starts it, or throws {@link Busy} while
+     * another run is active.
+     */
+    public RunExecution launch(RunRequest request) {
+        RunExecution e = new RunExecution(request.check());
+        Optional<RunExecution> other = registry.begin(e);
+        if (other.isPresent()) {
+            throw new Busy(other.get());
+        }
+        Thread t = new Thread(() -> {
+            try {
+                executor.execute(e, line -> LOG.infof("run %s: %s", e.id(), line));
+            } finally {
+                registry.end(e);
+                LOG.infof("run %s: %s%s", e.id(), e.state().json(), e.message() == null ? "" : " (" + e.message() + ")");
+            }
+        }, "provbench-run-" + e.id());
+        t.setDaemon(true);
+        t.start();
+        return e;
+    }
+}

@@ -1,0 +1,83 @@
+package dev.provbench.run;
+
+import io.quarkus.runtime.ShutdownEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import org.jboss.logging.Logger;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The runs of this process: at most one active at a time (two runs would measure each other), the last
+ * {@value #KEPT} kept with their reports. On shutdown (SIGTERM/SIGINT) the active run is aborted and shutdown
+ * waits until it has cleaned up what it created and written its report.
+ */
+@ApplicationScoped
+public class RunRegistry {
+    private static final Logger LOG = Logger.getLogger(RunRegistry.class);
+    static final int KEPT = 100;
+
+    private final Map<String, RunExecution> runs = new LinkedHashMap<>();
+    private RunExecution active;
+    private CountDownLatch done = new CountDownLatch(0);
+
+    /** Registers {@code e} as the active run, or returns the run that is active instead. */
+    public synchronized Optional<RunExecution> begin(RunExecution e) {
+        if (active != null) {
+            return Optional.of(active);
+        }
+        active = e;
+        done = new CountDownLatch(1);
+        runs.put(e.id(), e);
+        while (runs.size() > KEPT) {
+            String oldest = runs.keySet().iterator().next();
+            runs.remove(oldest);
+        }
+        return Optional.empty();
+    }
+
+    /** The active run has ended (whatever its outcome). */
+    public synchronized void end(RunExecution e) {
+        if (active == e) {
+            active = null;
+            done.countDown();
+        }
+    }
+
+    public synchronized Optional<RunExecution> active() {
+        return Optional.ofNullable(active);
+    }
+
+    public synchronized Optional<RunExecution> get(String id) {
+        return Optional.ofNullable(runs.get(id));
+    }
+
+    /** Newest first. */
+    public synchronized List<RunExecution> all() {
+        List<RunExecution> out = new ArrayList<>(runs.values());
+        java.util.Collections.reverse(out);
+        return out;
+    }
+
+    void onShutdown(@Observes ShutdownEvent event) throws InterruptedException {
+        RunExecution e;
+        CountDownLatch wait;
+        synchronized (this) {
+            e = active;
+            wait = done;
+        }
+        if (e != null) {
+            LOG.info("stopping: aborting the run, cleaning up and writing the report");
+            e.abort();
+        }
+        if (!wait.await(10, TimeUnit.MINUTES)) {
+            LOG.warn("the run did not finish its cleanup in time");
+        }
+    }
+}

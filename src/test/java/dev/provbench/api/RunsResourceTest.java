@@ -1,0 +1,278 @@
+package dev.provbench.api;
+
+import dev.provbench.run.RunLauncher;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+@QuarkusTest
+class RunsResourceTest {
+    /** A quick local run: no rate limits anywhere, a fixed number of cycles. */
+    static final String QUICK = "{\"local\": true, \"cycles\": %d, \"threads\": 4, \"qps\": -1, "
+            + "\"localProvisionerQps\": -1, \"interval\": \"1s\"%s}";
+
+    @Inject
+    RunLauncher launcher;
+
+    @BeforeEach
+    void serve() {
+        launcher.enable();
+    }
+
+    static String post(String body, int status) {
+        return given().contentType(ContentType.JSON).body(body).post("/api/runs").then().statusCode(status)
+                .extract().asString();
+    }
+
+    /** Polls GET /api/runs/{id} until its state is one that has ended; bounded. */
+    static Response awaitEnd(String id) throws InterruptedException {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            Response r = given().get("/api/runs/" + id);
+            assertEquals(200, r.statusCode(), r.asString());
+            String state = r.path("state");
+            if (List.of("succeeded", "failed", "aborted").contains(state)) {
+                return r;
+            }
+            assertTrue(List.of("pending", "running").contains(state), state);
+            Thread.sleep(100);
+        }
+        fail("run " + id + " did not end within 120 s");
+        return null;
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+            "{\"threads\": 0, \"local\": true};threads",
+            "{\"threads\": \"many\", \"local\": true};threads",
+            "{\"threads\": 1.5, \"local\": true};threads",
+            "{\"qsp\": 5, \"local\": true};qsp",
+            "{\"format\": \"json\", \"local\": true};format",
+            "{\"duration\": \"soon\", \"local\": true};duration",
+            "{\"opTimeout\": \"0s\", \"local\": true};opTimeout",
+            "{\"cycles\": 0, \"local\": true};cycles",
+            "{\"size\": \"lots\", \"local\": true};size",
+            "{\"accessMode\": \"ReadWriteSometimes\", \"local\": true};accessMode",
+            "{\"waitMode\": \"guess\", \"local\": true};waitMode",
+            "{\"qps\": 5, \"burst\": 0, \"local\": true};burst",
+            "{\"burst\": null, \"local\": true};burst",
+            "{\"namespace\": \"Not_A_Namespace\", \"local\": true};namespace",
+            "{\"localProvisionerReads\": \"cache\", \"local\": true};localProvisionerReads",
+            "{\"maxP99\": \"fast\", \"local\": true};maxP99",
+            "{\"minOpsPerSec\": -1, \"local\": true};minOpsPerSec",
+            "{\"provisionerLog\": \"/nonexistent/log\", \"local\": true};provisionerLog",
+            "{\"provisionerPod\": \"no-slash\", \"local\": true};provisionerPod",
+            "{\"provisionerMetrics\": \"ftp://x\", \"local\": true};provisionerMetrics",
+            "{\"driverUrl\": \"not a url\", \"local\": true};driverUrl",
+            "{\"kubeconfig\": \"/nonexistent/kubeconfig\", \"storageClass\": \"x\"};kubeconfig",
+            "{\"duration\": \"1m\"};storageClass"})
+    void everyBadFieldIs400NamingIt(String body, String field) {
+        given().contentType(ContentType.JSON).body(body).post("/api/runs").then().statusCode(400)
+                .contentType(ContentType.JSON).body("field", equalTo(field)).body("error", containsString(field));
+        given().get("/api/runs").then().statusCode(200); // nothing started
+    }
+
+    @Test
+    void notJsonOrNotAnObjectIs400() {
+        given().contentType(ContentType.JSON).body("{not json").post("/api/runs").then().statusCode(400)
+                .body("error", containsString("not JSON"));
+        given().contentType(ContentType.JSON).body("[1, 2]").post("/api/runs").then().statusCode(400)
+                .body("error", containsString("not a JSON object"));
+        given().contentType(ContentType.JSON).body("{\"local\": true} trailing").post("/api/runs").then()
+                .statusCode(400);
+    }
+
+    @Test
+    void runToTheEndAndEveryReportFormat() throws Exception {
+        Response started = given().contentType(ContentType.JSON).body(String.format(QUICK, 30, ""))
+                .post("/api/runs");
+        assertEquals(202, started.statusCode(), started.asString());
+        String id = started.path("id");
+        assertNotNull(id);
+        assertTrue(started.header("Location").endsWith("/api/runs/" + id), started.header("Location"));
+        assertTrue(List.of("pending", "running").contains(started.<String>path("state")));
+
+        given().get("/api/runs").then().statusCode(200).body("id", hasItem(id));
+        Response ended = awaitEnd(id);
+        assertEquals("succeeded", ended.path("state"), ended.asString());
+        assertEquals(0, (int) ended.path("exitCode"));
+        assertEquals(30, (int) ended.path("progress.creates"));
+        assertEquals(30, (int) ended.path("progress.deletes"));
+        assertEquals(4, (int) ended.path("request.threads"), "the request as it was understood");
+        assertEquals(true, ended.path("request.local"));
+
+        given().get("/api/runs/" + id + "/report").then().statusCode(200).contentType(ContentType.JSON)
+                .body("runId", equalTo(id)).body("ops.creates", equalTo(30)).body("ops.deletes", equalTo(30))
+                .body("cleanup.leftover.size()", equalTo(0)).body("driver.createVolume", equalTo(30));
+        given().get("/api/runs/" + id + "/report?format=markdown").then().statusCode(200)
+                .contentType(startsWith("text/markdown")).body(startsWith("## provbench run " + id));
+        given().get("/api/runs/" + id + "/report?format=bench").then().statusCode(200)
+                .contentType(startsWith("text/plain")).body(containsString("Benchmark"));
+        String html = given().get("/api/runs/" + id + "/report?format=html").then().statusCode(200)
+                .contentType(startsWith("text/html")).extract().asString();
+        assertTrue(html.contains("<svg id=\"ops-chart\"") && html.contains("class=\"series\""), html);
+        given().get("/api/runs/" + id + "/report?format=pdf").then().statusCode(400)
+                .body("field", equalTo("format")).body("error", containsString("pdf"));
+        given().get("/api/runs/" + id).then().body("links.html", equalTo("/api/runs/" + id + "/report?format=html"));
+
+        given().delete("/api/runs/" + id).then().statusCode(409).body("error", containsString("already ended"));
+    }
+
+    @Test
+    void oneRunAtATimeAndAbortCleansUp() throws Exception {
+        String body = post("{\"local\": true, \"duration\": \"5m\", \"threads\": 8, \"interval\": \"1s\"}", 202);
+        String id = io.restassured.path.json.JsonPath.from(body).getString("id");
+        try {
+            given().contentType(ContentType.JSON).body(String.format(QUICK, 5, "")).post("/api/runs").then()
+                    .statusCode(409).body("activeRun", equalTo(id)).body("error", containsString(id));
+            // live progress while it runs
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            Response live;
+            do {
+                Thread.sleep(200);
+                live = given().get("/api/runs/" + id);
+            } while ((live.path("progress") == null || live.<Integer>path("progress.creates") < 3
+                    || live.<List<?>>path("progress.samples").size() < 2) && System.nanoTime() < deadline);
+            assertEquals("running", live.path("state"), live.asString());
+            assertTrue(live.<Integer>path("progress.creates") >= 3, live.asString());
+            assertEquals(300.0f, (float) live.<Float>path("progress.plannedSeconds"));
+            given().get("/api/runs/" + id + "/report").then().statusCode(409)
+                    .body("error", containsString("running"));
+        } finally {
+            given().delete("/api/runs/" + id).then().statusCode(202).body("id", equalTo(id));
+        }
+        Response ended = awaitEnd(id);
+        assertEquals("aborted", ended.path("state"), ended.asString());
+        assertEquals(3, (int) ended.path("exitCode"));
+        given().get("/api/runs/" + id + "/report").then().statusCode(200)
+                .body("cleanup.leftover.size()", equalTo(0));
+        // its end frees the slot
+        String next = post(String.format(QUICK, 2, ""), 202);
+        awaitEnd(io.restassured.path.json.JsonPath.from(next).getString("id"));
+    }
+
+    @Test
+    void aThresholdThatFailsMakesTheRunFailed() throws Exception {
+        String body = post(String.format(QUICK, 4, ", \"minOpsPerSec\": 1000000"), 202);
+        Response ended = awaitEnd(io.restassured.path.json.JsonPath.from(body).getString("id"));
+        assertEquals("failed", ended.path("state"));
+        assertEquals(1, (int) ended.path("exitCode"));
+        given().get(ended.<String>path("links.json")).then().statusCode(200).body("passed", equalTo(false));
+    }
+
+    @Test
+    void aRunThatCannotStartIsFailedWithoutAReport(@TempDir Path dir) throws Exception {
+        Path kubeconfig = dir.resolve("kubeconfig");
+        Files.writeString(kubeconfig, """
+                apiVersion: v1
+                kind: Config
+                clusters:
+                - name: nowhere
+                  cluster: {server: "https://127.0.0.1:1"}
+                contexts:
+                - name: nowhere
+                  context: {cluster: nowhere, user: nobody}
+                current-context: nowhere
+                users:
+                - name: nobody
+                  user: {token: x}
+                """);
+        String body = post("{\"storageClass\": \"x\", \"kubeconfig\": \"" + kubeconfig + "\"}", 202);
+        String id = io.restassured.path.json.JsonPath.from(body).getString("id");
+        Response ended = awaitEnd(id);
+        assertEquals("failed", ended.path("state"));
+        assertEquals(3, (int) ended.path("exitCode"));
+        assertTrue(ended.<String>path("message").contains("127.0.0.1:1"), ended.asString());
+        given().get("/api/runs/" + id + "/report").then().statusCode(404)
+                .body("error", containsString("without a report"));
+    }
+
+    @Test
+    void theGrafanaDashboardChartsOnlyMetricsProvbenchServes() throws Exception {
+        String body = post(String.format(QUICK, 4, ""), 202);
+        awaitEnd(io.restassured.path.json.JsonPath.from(body).getString("id"));
+        String scrape = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        java.util.Set<String> served = new java.util.HashSet<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^([a-zA-Z_:][a-zA-Z0-9_:]*)").matcher(scrape);
+        while (m.find()) {
+            served.add(m.group(1));
+        }
+        var dashboard = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(Path.of("kubernetes/grafana/provbench-dashboard.json").toFile());
+        java.util.Set<String> charted = new java.util.TreeSet<>();
+        for (var panel : dashboard.get("panels")) {
+            for (var target : panel.path("targets")) {
+                java.util.regex.Matcher n = java.util.regex.Pattern.compile("\\b(provbench_[a-z_]+)")
+                        .matcher(target.get("expr").asText());
+                while (n.find()) {
+                    charted.add(n.group(1));
+                }
+            }
+        }
+        assertTrue(charted.size() >= 10, charted.toString());
+        // the injected-faults counter has no series until a fault has been injected
+        charted.remove("provbench_csi_injected_faults_total");
+        charted.removeAll(served);
+        assertEquals(java.util.Set.of(), charted, "charted but not served");
+    }
+
+    @Test
+    void unknownRunsAre404() {
+        given().get("/api/runs/nope").then().statusCode(404).body("error", containsString("nope"));
+        given().get("/api/runs/nope/report").then().statusCode(404);
+        given().delete("/api/runs/nope").then().statusCode(404);
+    }
+
+    @Test
+    void onlyServeStartsRuns() {
+        launcher.disable();
+        try {
+            given().contentType(ContentType.JSON).body("{\"local\": true}").post("/api/runs").then().statusCode(503)
+                    .body("error", containsString("provbench serve"));
+        } finally {
+            launcher.enable();
+        }
+    }
+
+    @Test
+    void openApiDocumentDescribesTheRunsApi() {
+        given().accept(ContentType.JSON).get("/q/openapi?format=json").then().statusCode(200)
+                .body("paths", org.hamcrest.Matchers.hasKey("/api/runs"))
+                .body("paths", org.hamcrest.Matchers.hasKey("/api/runs/{id}"))
+                .body("paths", org.hamcrest.Matchers.hasKey("/api/runs/{id}/report"))
+                .body("paths.'/api/runs'.post.responses", org.hamcrest.Matchers.hasKey("409"))
+                .body("components.schemas.RunRequest.properties", org.hamcrest.Matchers.hasKey("opTimeout"));
+    }
+
+    @Test
+    void livePageIsServed() {
+        given().get("/").then().statusCode(200).contentType(startsWith("text/html"))
+                .body(containsString("id=\"ops-chart\"")).body(containsString("/app.js"));
+        given().get("/app.js").then().statusCode(200).body(containsString("/api/runs"));
+        assertFalse(given().get("/app.css").asString().isEmpty());
+        given().get("/api/runs").then().statusCode(200).body("id", org.hamcrest.Matchers.everyItem(
+                matchesPattern("[0-9a-f]{8}")));
+    }
+}
