@@ -1,0 +1,165 @@
+// provbench live page: polls the REST API once a second and draws the current run. No external resources.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+let shown = null;       // id of the run on display
+let following = true;   // show the newest run automatically
+
+function fmt(v, digits) {
+  if (v === null || v === undefined) return '–';
+  return Number(v).toLocaleString('en-US', { maximumFractionDigits: digits === undefined ? 2 : digits });
+}
+
+function text(el, v) { if (el.textContent !== String(v)) el.textContent = v; }
+
+async function json(url, options) {
+  const r = await fetch(url, Object.assign({ cache: 'no-store' }, options || {}));
+  const body = await r.text();
+  let data = null;
+  try { data = body ? JSON.parse(body) : null; } catch (e) { data = { error: body }; }
+  return { status: r.status, data };
+}
+
+// A line chart in an SVG element: points [[x, y], ...], y axis from 0.
+function chart(svg, title, points, color) {
+  const W = 760, H = 220, L = 52, R = 14, T = 26, B = 30;
+  const maxX = Math.max(1e-9, ...points.map(p => p[0]));
+  let maxY = Math.max(0, ...points.map(p => p[1]));
+  if (maxY <= 0) maxY = 1;
+  const mag = Math.pow(10, Math.floor(Math.log10(maxY)));
+  maxY = [1, 2, 2.5, 5, 10].map(m => m * mag).find(v => v >= maxY);
+  const px = x => L + (W - L - R) * x / maxX;
+  const py = y => T + (H - T - B) * (1 - y / maxY);
+  let s = `<text x="${L}" y="16">${title}</text>`;
+  for (let k = 0; k <= 4; k++) {
+    const v = maxY * k / 4, y = py(v);
+    s += `<line x1="${L}" x2="${W - R}" y1="${y.toFixed(1)}" y2="${y.toFixed(1)}" stroke="#e3e7eb"/>`;
+    s += `<text x="${L - 6}" y="${(y + 4).toFixed(1)}" text-anchor="end">${fmt(v)}</text>`;
+  }
+  s += `<text x="${L}" y="${H - 8}">0 s</text>`;
+  s += `<text x="${W - R}" y="${H - 8}" text-anchor="end">${fmt(maxX, 0)} s</text>`;
+  if (points.length > 0) {
+    const d = points.map((p, i) => `${i ? 'L' : 'M'}${px(p[0]).toFixed(1)},${py(p[1]).toFixed(1)}`).join(' ');
+    s += `<path class="series" data-points="${points.length}" fill="none" stroke="${color}" stroke-width="2" d="${d}"/>`;
+  } else {
+    s += `<text x="${(W / 2)}" y="${H / 2}" text-anchor="middle">waiting for data…</text>`;
+  }
+  svg.innerHTML = s;
+}
+
+// ops/s between consecutive samples, smoothed over about 3 s so a 1 s sampling step does not jitter
+function rates(samples) {
+  const out = [];
+  for (let i = 1; i < samples.length; i++) {
+    let j = i - 1;
+    while (j > 0 && samples[i].t - samples[j].t < 3) j--;
+    const dt = samples[i].t - samples[j].t;
+    if (dt > 0) out.push([samples[i].t, (samples[i].ops - samples[j].ops) / dt]);
+  }
+  return out;
+}
+
+function reportLinks(run) {
+  const l = run.links || {};
+  return ['json', 'markdown', 'bench', 'html'].filter(f => l[f])
+    .map(f => `<a href="${l[f]}">${f}</a>`).join(' · ');
+}
+
+function drawRun(run) {
+  text($('run-id'), run.id);
+  const st = $('state');
+  text(st, run.state);
+  st.className = 'state ' + run.state;
+  const p = run.progress;
+  const req = run.request || {};
+  text($('run-summary'), `${req.local ? 'local' : 'storage class ' + req.storageClass + ', namespace ' + req.namespace}, `
+    + `${req.threads} workers, ${req.cycles ? req.cycles + ' cycles' : req.duration}, `
+    + `client qps/burst ${req.qps < 0 ? 'unlimited' : req.qps + '/' + req.burst}`
+    + (run.started ? `, started ${new Date(run.started).toLocaleTimeString()}` : ''));
+  if (p) {
+    text($('ops-recent'), fmt(p.recentOpsPerSecond));
+    text($('ops'), fmt(p.opsPerSecond));
+    text($('creates'), fmt(p.creates, 0));
+    text($('deletes'), fmt(p.deletes, 0));
+    text($('failures'), fmt(p.failures, 0));
+    text($('in-flight'), fmt(p.inFlight, 0));
+    text($('requests'), fmt(p.requests, 0));
+    text($('throttled'), fmt(p.throttled, 0));
+    text($('wait'), fmt(p.throttleWaitSeconds, 1));
+    const frac = p.plannedSeconds ? p.elapsedSeconds / p.plannedSeconds
+      : p.plannedCycles ? Math.min(p.creates, p.deletes) / p.plannedCycles : 0;
+    $('bar-fill').style.width = (run.state === 'running' || run.state === 'pending'
+      ? Math.min(100, 100 * frac) : 100) + '%';
+    const samples = p.samples || [];
+    chart($('ops-chart'), 'ops/s (creates + deletes)', rates(samples), '#2563eb');
+    chart($('throttled-chart'), 'requests throttled by provbench\'s client-side limiter (cumulative)', samples.map(s => [s.t, s.throttled]), '#d9480f');
+  }
+  const links = reportLinks(run);
+  $('reports').innerHTML = links ? 'Report: ' + links : '';
+  text($('message'), run.message || '');
+  $('message').className = run.state === 'failed' ? 'error' : 'muted';
+  $('abort').hidden = !(run.state === 'running' || run.state === 'pending');
+}
+
+function drawList(runs) {
+  const rows = runs.map(r => `<tr data-id="${r.id}"><td><a href="#${r.id}">${r.id}</a></td>`
+    + `<td><span class="state ${r.state}">${r.state}</span></td>`
+    + `<td>${r.started ? new Date(r.started).toLocaleString() : ''}</td>`
+    + `<td>${r.finished ? new Date(r.finished).toLocaleString() : ''}</td><td>${reportLinks(r)}</td></tr>`).join('');
+  const body = $('runs').tBodies[0];
+  if (body.innerHTML !== rows) body.innerHTML = rows;
+}
+
+async function tick() {
+  try {
+    const list = await json('/api/runs');
+    const runs = list.data || [];
+    drawList(runs);
+    if (following || !shown) shown = runs.length ? runs[0].id : null;
+    if (shown) {
+      const one = await json('/api/runs/' + shown);
+      if (one.status === 200) drawRun(one.data);
+    }
+    const d = await json('/driver/stats');
+    if (d.status === 200) {
+      text($('driver'), d.data.serving ? `driver on ${d.data.endpoint}: ${d.data.volumes} volumes, `
+        + `${d.data.volumesCreated} created, ${d.data.volumesDeleted} deleted` : 'driver: not serving');
+    }
+    document.body.dataset.updated = new Date().toISOString();
+  } catch (e) {
+    text($('driver'), 'cannot reach provbench: ' + e);
+  }
+}
+
+function authHeaders() {
+  const h = { 'Content-Type': 'application/json' };
+  const t = $('token').value.trim();
+  if (t) h.Authorization = 'Bearer ' + t;
+  return h;
+}
+
+$('start').addEventListener('click', async () => {
+  const out = $('start-result');
+  const r = await json('/api/runs', { method: 'POST', headers: authHeaders(), body: $('request').value });
+  if (r.status === 202) {
+    out.className = ''; text(out, 'started ' + r.data.id);
+    following = true; shown = r.data.id; tick();
+  } else {
+    out.className = 'error'; text(out, `${r.status}: ${(r.data && r.data.error) || ''}`);
+  }
+});
+
+$('abort').addEventListener('click', async () => {
+  if (!shown) return;
+  const r = await json('/api/runs/' + shown, { method: 'DELETE', headers: authHeaders() });
+  if (r.status !== 202) { $('message').className = 'error'; text($('message'), (r.data && r.data.error) || r.status); }
+});
+
+window.addEventListener('hashchange', () => {
+  const id = location.hash.slice(1);
+  following = !id; shown = id || null; tick();
+});
+
+if (location.hash.length > 1) { following = false; shown = location.hash.slice(1); }
+tick();
+setInterval(tick, 1000);
