@@ -50,6 +50,21 @@ public class RunLauncher {
         return enabled;
     }
 
+    static String summary(RunExecution e) {
+        StringBuilder b = new StringBuilder("run ").append(e.id()).append(": ").append(e.state().json());
+        if (e.message() != null) {
+            b.append(" (").append(e.message()).append(')');
+        }
+        var r = e.report();
+        if (r != null) {
+            b.append(String.format(java.util.Locale.ROOT, "; %d creates, %d deletes, %d failures, %.3f ops/s, "
+                            + "%d requests, %d throttled; left over: %s", r.ops().creates(), r.ops().deletes(),
+                    r.ops().failures(), r.ops().opsPerSecond(), r.requests().total(), r.throttling().throttled(),
+                    r.cleanup().leftover().isEmpty() ? "none" : String.join(", ", r.cleanup().leftover())));
+        }
+        return b.toString();
+    }
+
     /**
      * Checks {@code request} (throws {@link RunRequest.Invalid}) and starts it, or throws {@link Busy} while
      * another run is active.
@@ -62,10 +77,11 @@ public class RunLauncher {
         }
         Thread t = new Thread(() -> {
             try {
-                executor.execute(e, line -> LOG.infof("run %s: %s", e.id(), line));
+                executor.execute(e, line -> LOG.info(line.startsWith("provbench run ") ? line
+                        : "run " + e.id() + ": " + line));
             } finally {
                 registry.end(e);
-                LOG.infof("run %s: %s%s", e.id(), e.state().json(), e.message() == null ? "" : " (" + e.message() + ")");
+                LOG.info(summary(e));
             }
         }, "provbench-run-" + e.id());
         t.setDaemon(true);

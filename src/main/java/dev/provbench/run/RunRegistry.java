@@ -1,6 +1,7 @@
 package dev.provbench.run;
 
 import io.quarkus.runtime.ShutdownEvent;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
@@ -65,7 +66,11 @@ public class RunRegistry {
         return out;
     }
 
-    void onShutdown(@Observes ShutdownEvent event) throws InterruptedException {
+    /**
+     * Runs before the other shutdown observers (priority 1): the CSI server must still serve while the run's
+     * cleanup deletes volumes through it.
+     */
+    void onShutdown(@Observes @Priority(1) ShutdownEvent event) throws InterruptedException {
         RunExecution e;
         CountDownLatch wait;
         synchronized (this) {
