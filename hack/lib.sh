@@ -43,6 +43,22 @@ pb_wait_for_socket() {
   return 1
 }
 
+# pb_free_port: a TCP port on 127.0.0.1 that is free now.
+pb_free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# pb_wait_http URL PID SECONDS: waits until URL answers 2xx; fails if PID dies or time runs out.
+pb_wait_http() {
+  local url=$1 pid=$2 secs=$3 i
+  for ((i = 0; i < secs * 10; i++)); do
+    curl -fsS "$url" >/dev/null 2>&1 && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
 # pb_stop PID [SECONDS]: SIGTERM, wait, then SIGKILL.
 pb_stop() {
   local pid=$1 secs=${2:-10} i

@@ -2,15 +2,11 @@ package dev.provbench.cli;
 
 import dev.provbench.csi.CsiServer;
 import dev.provbench.csi.DriverConfig;
-import dev.provbench.csi.Endpoint;
-import io.quarkus.runtime.Quarkus;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.util.concurrent.Callable;
 
 /** {@code provbench driver}: serve the mock CSI driver until SIGTERM/SIGINT. */
@@ -25,10 +21,8 @@ public class DriverCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--endpoint", paramLabel = "ENDPOINT",
-            description = "CSI endpoint: unix:///path/csi.sock, a bare path, or tcp://host:port for debugging. "
-                    + "Default: $CSI_ENDPOINT, else unix:///csi/csi.sock.")
-    String endpoint;
+    @Mixin
+    DriverEndpoint driver;
 
     private final CsiServer server;
     private final DriverConfig config;
@@ -40,20 +34,6 @@ public class DriverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Endpoint where;
-        try {
-            where = Endpoint.parse(endpoint != null ? endpoint : config.endpoint());
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "Invalid value for option '--endpoint': "
-                    + e.getMessage());
-        }
-        try {
-            server.start(where);
-        } catch (IOException | RuntimeException e) {
-            spec.commandLine().getErr().println("provbench driver: " + e.getMessage());
-            return ExitCodes.FAILED;
-        }
-        Quarkus.waitForExit();
-        return ExitCodes.OK;
+        return driver.serveUntilStopped(spec, server, config, () -> { });
     }
 }

@@ -2,17 +2,13 @@ package dev.provbench.cli;
 
 import dev.provbench.csi.CsiServer;
 import dev.provbench.csi.DriverConfig;
-import dev.provbench.csi.Endpoint;
 import dev.provbench.run.RunLauncher;
-import io.quarkus.runtime.Quarkus;
 import org.eclipse.microprofile.config.ConfigProvider;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.util.concurrent.Callable;
 
 /** {@code provbench serve}: the mock CSI driver plus the REST API for load runs and the live page. */
@@ -26,10 +22,8 @@ public class ServeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--endpoint", paramLabel = "ENDPOINT",
-            description = "CSI endpoint: unix:///path/csi.sock, a bare path, or tcp://host:port for debugging. "
-                    + "Default: $CSI_ENDPOINT, else unix:///csi/csi.sock.")
-    String endpoint;
+    @Mixin
+    DriverEndpoint driver;
 
     private final CsiServer server;
     private final DriverConfig config;
@@ -43,24 +37,11 @@ public class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Endpoint where;
-        try {
-            where = Endpoint.parse(endpoint != null ? endpoint : config.endpoint());
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), "Invalid value for option '--endpoint': "
-                    + e.getMessage());
-        }
-        try {
-            server.start(where);
-        } catch (IOException | RuntimeException e) {
-            spec.commandLine().getErr().println("provbench serve: " + e.getMessage());
-            return ExitCodes.FAILED;
-        }
-        launcher.enable();
-        int port = ConfigProvider.getConfig().getOptionalValue("quarkus.http.port", Integer.class).orElse(8080);
-        org.jboss.logging.Logger.getLogger(ServeCommand.class).infof("REST API on port %d: POST /api/runs, "
-                + "live page at /, OpenAPI at /q/openapi", port);
-        Quarkus.waitForExit();
-        return ExitCodes.OK;
+        return driver.serveUntilStopped(spec, server, config, () -> {
+            launcher.enable();
+            int port = ConfigProvider.getConfig().getOptionalValue("quarkus.http.port", Integer.class).orElse(8080);
+            org.jboss.logging.Logger.getLogger(ServeCommand.class).infof("REST API on port %d: POST /api/runs, "
+                    + "live page at /, OpenAPI at /q/openapi", port);
+        });
     }
 }

@@ -124,7 +124,7 @@ public final class RequestStats {
         byCode.forEach((k, v) -> codes.put(k, v.sum()));
         boolean any = waitTotal.getTotalCount() > 0;
         return new Snapshot(total.sum(), verbs, vr, codes, throttled.sum(), over50ms.sum(), over1s.sum(),
-                waitNanos.sum() / 1e9,
+                waitSeconds(),
                 any ? waitTotal.getValueAtPercentile(50) / 1e3 : 0,
                 any ? waitTotal.getValueAtPercentile(99) / 1e3 : 0,
                 any ? waitTotal.getMaxValue() / 1e3 : 0,

@@ -69,8 +69,7 @@ public class RunRequest {
         }
 
         public static String flag(String field) {
-            return "--" + field.replaceAll("([A-Z0-9])", "-$1").toLowerCase(java.util.Locale.ROOT)
-                    .replace("-p-9-9", "-p99");
+            return "--" + field.replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT);
         }
     }
 

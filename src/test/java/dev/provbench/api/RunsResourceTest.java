@@ -11,7 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -184,21 +183,7 @@ class RunsResourceTest {
 
     @Test
     void aRunThatCannotStartIsFailedWithoutAReport(@TempDir Path dir) throws Exception {
-        Path kubeconfig = dir.resolve("kubeconfig");
-        Files.writeString(kubeconfig, """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: nowhere
-                  cluster: {server: "https://127.0.0.1:1"}
-                contexts:
-                - name: nowhere
-                  context: {cluster: nowhere, user: nobody}
-                current-context: nowhere
-                users:
-                - name: nobody
-                  user: {token: x}
-                """);
+        Path kubeconfig = dev.provbench.TestKubeconfig.unreachable(dir);
         String body = post("{\"storageClass\": \"x\", \"kubeconfig\": \"" + kubeconfig + "\"}", 202);
         String id = io.restassured.path.json.JsonPath.from(body).getString("id");
         Response ended = awaitEnd(id);

@@ -52,21 +52,7 @@ class RunCommandTest {
 
     @Test
     void unreachableClusterIsExit3(QuarkusMainLauncher launcher, @TempDir Path dir) throws Exception {
-        Path kubeconfig = dir.resolve("kubeconfig");
-        Files.writeString(kubeconfig, """
-                apiVersion: v1
-                kind: Config
-                clusters:
-                - name: nowhere
-                  cluster: {server: "http://127.0.0.1:1"}
-                contexts:
-                - name: nowhere
-                  context: {cluster: nowhere, user: nobody}
-                current-context: nowhere
-                users:
-                - name: nobody
-                  user: {}
-                """);
+        Path kubeconfig = dev.provbench.TestKubeconfig.unreachable(dir);
         LaunchResult r = launcher.launch("run", "--kubeconfig", kubeconfig.toString(), "--storage-class", "x",
                 "--duration", "5s");
         assertEquals(3, r.exitCode(), r.getErrorOutput());
