@@ -6,7 +6,7 @@ import dev.provbench.csi.FaultInjector;
 import dev.provbench.csi.FaultRule;
 import dev.provbench.csi.state.Limits;
 import dev.provbench.csi.state.VolumeStore;
-import dev.provbench.util.ByteSize;
+import dev.provbench.util.Quantities;
 import jakarta.ws.rs.BadRequestException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -104,8 +104,8 @@ public class DriverResource {
     @Path("/limits")
     public LimitsBody limits() {
         Limits l = store.limits();
-        return new LimitsBody(ByteSize.format(l.defaultVolumeSize()), ByteSize.format(l.maxVolumeSize()),
-                ByteSize.format(l.totalCapacity()), l.maxVolumes(), l.maxSnapshots(), l.maxVolumesPerNode());
+        return new LimitsBody(Quantities.format(l.defaultVolumeSize()), Quantities.format(l.maxVolumeSize()),
+                Quantities.format(l.totalCapacity()), l.maxVolumes(), l.maxSnapshots(), l.maxVolumesPerNode());
     }
 
     @PUT
@@ -134,7 +134,7 @@ public class DriverResource {
             return current;
         }
         try {
-            return ByteSize.parse(value);
+            return Quantities.bytes(value);
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw bad(field + ": " + e.getMessage());
         }

@@ -112,7 +112,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
 
     @Override
     public void createVolume(CreateVolumeRequest req, StreamObserver<CreateVolumeResponse> observer) {
-        injector.respond("CreateVolume", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getCreateVolumeMethod(), observer, () -> {
             notEmpty(req.getName(), "name");
             capabilities(req.getVolumeCapabilitiesList(), "volume_capabilities");
             long required = req.getCapacityRange().getRequiredBytes();
@@ -189,7 +189,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
 
     @Override
     public void deleteVolume(DeleteVolumeRequest req, StreamObserver<DeleteVolumeResponse> observer) {
-        injector.respond("DeleteVolume", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getDeleteVolumeMethod(), observer, () -> {
             notEmpty(req.getVolumeId(), "volume_id");
             store.delete(req.getVolumeId());
             return DeleteVolumeResponse.getDefaultInstance();
@@ -199,7 +199,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void validateVolumeCapabilities(ValidateVolumeCapabilitiesRequest req,
             StreamObserver<ValidateVolumeCapabilitiesResponse> observer) {
-        injector.respond("ValidateVolumeCapabilities", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getValidateVolumeCapabilitiesMethod(), observer, () -> {
             notEmpty(req.getVolumeId(), "volume_id");
             capabilities(req.getVolumeCapabilitiesList(), "volume_capabilities");
             Volume v = store.volume(req.getVolumeId())
@@ -220,7 +220,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
 
     @Override
     public void listVolumes(ListVolumesRequest req, StreamObserver<ListVolumesResponse> observer) {
-        injector.respond("ListVolumes", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getListVolumesMethod(), observer, () -> {
             require(req.getMaxEntries() >= 0, "max_entries cannot be negative");
             Page<Volume> page = store.listVolumes(req.getStartingToken(), req.getMaxEntries());
             ListVolumesResponse.Builder b = ListVolumesResponse.newBuilder().setNextToken(page.nextToken());
@@ -245,7 +245,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void controllerGetVolume(ControllerGetVolumeRequest req,
             StreamObserver<ControllerGetVolumeResponse> observer) {
-        injector.respond("ControllerGetVolume", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getControllerGetVolumeMethod(), observer, () -> {
             notEmpty(req.getVolumeId(), "volume_id");
             Volume v = store.volume(req.getVolumeId())
                     .orElseThrow(() -> notFound("volume " + req.getVolumeId() + " does not exist"));
@@ -261,7 +261,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void controllerModifyVolume(ControllerModifyVolumeRequest req,
             StreamObserver<ControllerModifyVolumeResponse> observer) {
-        injector.respond("ControllerModifyVolume", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getControllerModifyVolumeMethod(), observer, () -> {
             requireCapability(Type.MODIFY_VOLUME, "ControllerModifyVolume");
             notEmpty(req.getVolumeId(), "volume_id");
             require(req.getMutableParamsCount() > 0, "mutable_parameters is required");
@@ -273,7 +273,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
 
     @Override
     public void getCapacity(GetCapacityRequest req, StreamObserver<GetCapacityResponse> observer) {
-        injector.respond("GetCapacity", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getGetCapacityMethod(), observer, () -> {
             for (int i = 0; i < req.getVolumeCapabilitiesCount(); i++) {
                 capability(req.getVolumeCapabilities(i), "volume_capabilities[" + i + "]");
             }
@@ -291,7 +291,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void controllerGetCapabilities(ControllerGetCapabilitiesRequest req,
             StreamObserver<ControllerGetCapabilitiesResponse> observer) {
-        injector.respond("ControllerGetCapabilities", observer, () -> capabilitiesResponse);
+        injector.respond(csi.v1.ControllerGrpc.getControllerGetCapabilitiesMethod(), observer, () -> capabilitiesResponse);
     }
 
     // ------------------------------------------------------- publish/unpublish
@@ -299,7 +299,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void controllerPublishVolume(ControllerPublishVolumeRequest req,
             StreamObserver<ControllerPublishVolumeResponse> observer) {
-        injector.respond("ControllerPublishVolume", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getControllerPublishVolumeMethod(), observer, () -> {
             requireCapability(Type.PUBLISH_UNPUBLISH_VOLUME, "ControllerPublishVolume");
             notEmpty(req.getVolumeId(), "volume_id");
             notEmpty(req.getNodeId(), "node_id");
@@ -322,7 +322,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void controllerUnpublishVolume(ControllerUnpublishVolumeRequest req,
             StreamObserver<ControllerUnpublishVolumeResponse> observer) {
-        injector.respond("ControllerUnpublishVolume", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getControllerUnpublishVolumeMethod(), observer, () -> {
             requireCapability(Type.PUBLISH_UNPUBLISH_VOLUME, "ControllerUnpublishVolume");
             notEmpty(req.getVolumeId(), "volume_id");
             store.controllerUnpublish(req.getVolumeId(), req.getNodeId());
@@ -335,7 +335,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
     @Override
     public void controllerExpandVolume(ControllerExpandVolumeRequest req,
             StreamObserver<ControllerExpandVolumeResponse> observer) {
-        injector.respond("ControllerExpandVolume", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getControllerExpandVolumeMethod(), observer, () -> {
             requireCapability(Type.EXPAND_VOLUME, "ControllerExpandVolume");
             notEmpty(req.getVolumeId(), "volume_id");
             require(req.hasCapacityRange(), "capacity_range is required");
@@ -353,7 +353,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
 
     @Override
     public void createSnapshot(CreateSnapshotRequest req, StreamObserver<CreateSnapshotResponse> observer) {
-        injector.respond("CreateSnapshot", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getCreateSnapshotMethod(), observer, () -> {
             requireCapability(Type.CREATE_DELETE_SNAPSHOT, "CreateSnapshot");
             notEmpty(req.getName(), "name");
             notEmpty(req.getSourceVolumeId(), "source_volume_id");
@@ -375,7 +375,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
 
     @Override
     public void deleteSnapshot(DeleteSnapshotRequest req, StreamObserver<DeleteSnapshotResponse> observer) {
-        injector.respond("DeleteSnapshot", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getDeleteSnapshotMethod(), observer, () -> {
             requireCapability(Type.CREATE_DELETE_SNAPSHOT, "DeleteSnapshot");
             notEmpty(req.getSnapshotId(), "snapshot_id");
             store.deleteSnapshot(req.getSnapshotId());
@@ -385,7 +385,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
 
     @Override
     public void listSnapshots(ListSnapshotsRequest req, StreamObserver<ListSnapshotsResponse> observer) {
-        injector.respond("ListSnapshots", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getListSnapshotsMethod(), observer, () -> {
             requireCapability(Type.LIST_SNAPSHOTS, "ListSnapshots");
             require(req.getMaxEntries() >= 0, "max_entries cannot be negative");
             ListSnapshotsResponse.Builder b = ListSnapshotsResponse.newBuilder();
@@ -410,7 +410,7 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
 
     @Override
     public void getSnapshot(GetSnapshotRequest req, StreamObserver<GetSnapshotResponse> observer) {
-        injector.respond("GetSnapshot", observer, () -> {
+        injector.respond(csi.v1.ControllerGrpc.getGetSnapshotMethod(), observer, () -> {
             requireCapability(Type.CREATE_DELETE_SNAPSHOT, "GetSnapshot");
             notEmpty(req.getSnapshotId(), "snapshot_id");
             Snapshot s = store.snapshot(req.getSnapshotId())

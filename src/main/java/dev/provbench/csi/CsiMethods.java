@@ -17,6 +17,11 @@ public final class CsiMethods {
 
     private static final Set<String> NAMES = collect();
 
+    /** Bare names of the methods the code refers to by name, taken from the generated descriptors. */
+    public static final String PROBE = bareName(IdentityGrpc.getProbeMethod().getFullMethodName());
+    public static final String CREATE_VOLUME = bareName(ControllerGrpc.getCreateVolumeMethod().getFullMethodName());
+    public static final String DELETE_VOLUME = bareName(ControllerGrpc.getDeleteVolumeMethod().getFullMethodName());
+
     private CsiMethods() {
     }
 

@@ -1,6 +1,6 @@
 package dev.provbench.csi;
 
-import dev.provbench.util.ByteSize;
+import dev.provbench.util.Quantities;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
@@ -80,17 +80,17 @@ public interface DriverConfig {
     interface Limits {
         /** Size of a volume created without a capacity range. */
         @WithDefault("1Gi")
-        @WithConverter(ByteSize.Converter.class)
+        @WithConverter(Quantities.Converter.class)
         Long defaultVolumeSize();
 
         /** Largest volume; larger requests get OUT_OF_RANGE. 0 = unlimited. */
         @WithDefault("1Pi")
-        @WithConverter(ByteSize.Converter.class)
+        @WithConverter(Quantities.Converter.class)
         Long maxVolumeSize();
 
         /** Capacity of the whole backend; past it CreateVolume gets RESOURCE_EXHAUSTED. 0 = unlimited. */
         @WithDefault("0")
-        @WithConverter(ByteSize.Converter.class)
+        @WithConverter(Quantities.Converter.class)
         Long totalCapacity();
 
         /** Most volumes that may exist at once; past it CreateVolume gets RESOURCE_EXHAUSTED. 0 = unlimited. */

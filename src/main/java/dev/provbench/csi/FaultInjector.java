@@ -93,6 +93,11 @@ public class FaultInjector {
      * Answers a unary call with what {@code handler} returns, or with the status of the
      * {@link StatusRuntimeException} or {@link StateException} it throws, after any injected latency and fault.
      */
+    /** {@link #respond(String, StreamObserver, Supplier)} for a method named by its generated descriptor. */
+    public <T> void respond(io.grpc.MethodDescriptor<?, T> method, StreamObserver<T> observer, Supplier<T> handler) {
+        respond(CsiMethods.bareName(method.getFullMethodName()), observer, handler);
+    }
+
     public <T> void respond(String method, StreamObserver<T> observer, Supplier<T> handler) {
         FaultRule rule = ruleFor(method);
         if (rule == null) {

@@ -53,17 +53,17 @@ public class IdentityService extends IdentityGrpc.IdentityImplBase {
 
     @Override
     public void getPluginInfo(GetPluginInfoRequest request, StreamObserver<GetPluginInfoResponse> observer) {
-        injector.respond("GetPluginInfo", observer, () -> info);
+        injector.respond(csi.v1.IdentityGrpc.getGetPluginInfoMethod(), observer, () -> info);
     }
 
     @Override
     public void getPluginCapabilities(GetPluginCapabilitiesRequest request,
             StreamObserver<GetPluginCapabilitiesResponse> observer) {
-        injector.respond("GetPluginCapabilities", observer, () -> capabilities);
+        injector.respond(csi.v1.IdentityGrpc.getGetPluginCapabilitiesMethod(), observer, () -> capabilities);
     }
 
     @Override
     public void probe(ProbeRequest request, StreamObserver<ProbeResponse> observer) {
-        injector.respond("Probe", observer, () -> ProbeResponse.newBuilder().setReady(BoolValue.of(true)).build());
+        injector.respond(csi.v1.IdentityGrpc.getProbeMethod(), observer, () -> ProbeResponse.newBuilder().setReady(BoolValue.of(true)).build());
     }
 }

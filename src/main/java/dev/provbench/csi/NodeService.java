@@ -84,7 +84,7 @@ public class NodeService extends NodeGrpc.NodeImplBase {
 
     @Override
     public void nodeStageVolume(NodeStageVolumeRequest req, StreamObserver<NodeStageVolumeResponse> observer) {
-        injector.respond("NodeStageVolume", observer, () -> {
+        injector.respond(csi.v1.NodeGrpc.getNodeStageVolumeMethod(), observer, () -> {
             notEmpty(req.getVolumeId(), "volume_id");
             notEmpty(req.getStagingTargetPath(), "staging_target_path");
             require(req.hasVolumeCapability(), "volume_capability is required");
@@ -97,7 +97,7 @@ public class NodeService extends NodeGrpc.NodeImplBase {
 
     @Override
     public void nodeUnstageVolume(NodeUnstageVolumeRequest req, StreamObserver<NodeUnstageVolumeResponse> observer) {
-        injector.respond("NodeUnstageVolume", observer, () -> {
+        injector.respond(csi.v1.NodeGrpc.getNodeUnstageVolumeMethod(), observer, () -> {
             notEmpty(req.getVolumeId(), "volume_id");
             notEmpty(req.getStagingTargetPath(), "staging_target_path");
             store.unstage(req.getVolumeId(), req.getStagingTargetPath());
@@ -107,7 +107,7 @@ public class NodeService extends NodeGrpc.NodeImplBase {
 
     @Override
     public void nodePublishVolume(NodePublishVolumeRequest req, StreamObserver<NodePublishVolumeResponse> observer) {
-        injector.respond("NodePublishVolume", observer, () -> {
+        injector.respond(csi.v1.NodeGrpc.getNodePublishVolumeMethod(), observer, () -> {
             notEmpty(req.getVolumeId(), "volume_id");
             notEmpty(req.getTargetPath(), "target_path");
             require(req.hasVolumeCapability(), "volume_capability is required");
@@ -140,7 +140,7 @@ public class NodeService extends NodeGrpc.NodeImplBase {
     @Override
     public void nodeUnpublishVolume(NodeUnpublishVolumeRequest req,
             StreamObserver<NodeUnpublishVolumeResponse> observer) {
-        injector.respond("NodeUnpublishVolume", observer, () -> {
+        injector.respond(csi.v1.NodeGrpc.getNodeUnpublishVolumeMethod(), observer, () -> {
             notEmpty(req.getVolumeId(), "volume_id");
             notEmpty(req.getTargetPath(), "target_path");
             if (store.unpublish(req.getVolumeId(), req.getTargetPath())) {
@@ -158,7 +158,7 @@ public class NodeService extends NodeGrpc.NodeImplBase {
     @Override
     public void nodeGetVolumeStats(NodeGetVolumeStatsRequest req,
             StreamObserver<NodeGetVolumeStatsResponse> observer) {
-        injector.respond("NodeGetVolumeStats", observer, () -> {
+        injector.respond(csi.v1.NodeGrpc.getNodeGetVolumeStatsMethod(), observer, () -> {
             notEmpty(req.getVolumeId(), "volume_id");
             notEmpty(req.getVolumePath(), "volume_path");
             Volume v = existing(req.getVolumeId());
@@ -174,7 +174,7 @@ public class NodeService extends NodeGrpc.NodeImplBase {
 
     @Override
     public void nodeExpandVolume(NodeExpandVolumeRequest req, StreamObserver<NodeExpandVolumeResponse> observer) {
-        injector.respond("NodeExpandVolume", observer, () -> {
+        injector.respond(csi.v1.NodeGrpc.getNodeExpandVolumeMethod(), observer, () -> {
             if (!advertised.contains(Type.EXPAND_VOLUME)) {
                 throw Status.UNIMPLEMENTED.withDescription("volume expansion is disabled").asRuntimeException();
             }
@@ -197,11 +197,11 @@ public class NodeService extends NodeGrpc.NodeImplBase {
     @Override
     public void nodeGetCapabilities(NodeGetCapabilitiesRequest req,
             StreamObserver<NodeGetCapabilitiesResponse> observer) {
-        injector.respond("NodeGetCapabilities", observer, () -> capabilities);
+        injector.respond(csi.v1.NodeGrpc.getNodeGetCapabilitiesMethod(), observer, () -> capabilities);
     }
 
     @Override
     public void nodeGetInfo(NodeGetInfoRequest req, StreamObserver<NodeGetInfoResponse> observer) {
-        injector.respond("NodeGetInfo", observer, () -> info);
+        injector.respond(csi.v1.NodeGrpc.getNodeGetInfoMethod(), observer, () -> info);
     }
 }

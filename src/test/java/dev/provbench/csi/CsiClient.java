@@ -33,9 +33,17 @@ public final class CsiClient implements AutoCloseable {
                 .channelType(EpollDomainSocketChannel.class)
                 .usePlaintext()
                 .build();
-        identity = IdentityGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
-        controller = ControllerGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
-        node = NodeGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
+        // a deadline per call: a stub's withDeadlineAfter fixes one instant for every later call
+        io.grpc.ClientInterceptor perCall = new io.grpc.ClientInterceptor() {
+            public <Q, R> io.grpc.ClientCall<Q, R> interceptCall(io.grpc.MethodDescriptor<Q, R> method,
+                    io.grpc.CallOptions options, io.grpc.Channel next) {
+                return next.newCall(method, options.getDeadline() != null ? options
+                        : options.withDeadlineAfter(30, TimeUnit.SECONDS));
+            }
+        };
+        identity = IdentityGrpc.newBlockingStub(channel).withInterceptors(perCall);
+        controller = ControllerGrpc.newBlockingStub(channel).withInterceptors(perCall);
+        node = NodeGrpc.newBlockingStub(channel).withInterceptors(perCall);
         controllerAsync = ControllerGrpc.newFutureStub(channel);
     }
 

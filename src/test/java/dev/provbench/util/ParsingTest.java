@@ -10,17 +10,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class ParsingTest {
     @Test
     void byteSizes() {
-        assertEquals(1024, ByteSize.parse("1024"));
-        assertEquals(1L << 30, ByteSize.parse("1Gi"));
-        assertEquals(5L << 40, ByteSize.parse("5Ti"));
-        assertEquals(500_000_000L, ByteSize.parse("500M"));
-        assertEquals(2_000L, ByteSize.parse("2k"));
-        assertEquals("1Gi", ByteSize.format(1L << 30));
-        assertEquals("1536Mi", ByteSize.format(1536L << 20));
-        assertEquals("1000", ByteSize.format(1000));
-        assertThrows(IllegalArgumentException.class, () -> ByteSize.parse("1 GB"));
-        assertThrows(IllegalArgumentException.class, () -> ByteSize.parse("-1"));
-        assertThrows(ArithmeticException.class, () -> ByteSize.parse("99999999Pi"));
+        assertEquals(1024, Quantities.bytes("1024"));
+        assertEquals(1L << 30, Quantities.bytes("1Gi"));
+        assertEquals(5L << 40, Quantities.bytes("5Ti"));
+        assertEquals(500_000_000L, Quantities.bytes("500M"));
+        assertEquals(2_000L, Quantities.bytes("2k"));
+        assertEquals("1Gi", Quantities.format(1L << 30));
+        assertEquals("1536Mi", Quantities.format(1536L << 20));
+        assertEquals("1000", Quantities.format(1000));
+        assertThrows(IllegalArgumentException.class, () -> Quantities.bytes("1 GB"));
+        assertThrows(IllegalArgumentException.class, () -> Quantities.bytes("-1"));
+        assertThrows(IllegalArgumentException.class, () -> Quantities.bytes("500m")); // milli: not whole bytes
+        assertThrows(IllegalArgumentException.class, () -> Quantities.bytes("9999999Ei"));
+        assertEquals(1536L << 20, Quantities.bytes("1.5Gi")); // as --size and Kubernetes read it
+        assertThrows(IllegalArgumentException.class, () -> Quantities.bytes("99999999Pi"));
     }
 
     @Test
