@@ -49,11 +49,11 @@ def table(load):
     rows.append(f"| {s} | {o['creates'] + o['deletes']} | {o['opsPerSecond']:.3f} | {lines} | "
                 f"{r['throttling']['throttled']} | "
                 f"{per_cycle('provbench (load driver)')} | {per_cycle('csi-provisioner')} | "
-                f"{per_cycle('kube-controller-manager')} | {r['latency']['create']['p50'] / 1000:.1f} / "
-                f"{r['latency']['delete']['p50'] / 1000:.1f} | {o['failures']} | {rr[0]} | {rr[1]} | {rr[2]} |")
+                f"{per_cycle('kube-controller-manager')} | {r['latency']['create']['pipeline']['p50'] / 1000:.1f} / "
+                f"{r['latency']['delete']['pipeline']['p50'] / 1000:.1f} | {o['failures']} | {rr[0]} | {rr[1]} | {rr[2]} |")
   head = ("| provisioner qps/burst | ops | ops/s | provisioner throttling lines | load driver throttled requests | "
           "requests/cycle: load driver | requests/cycle: csi-provisioner | requests/cycle: kube-controller-manager | "
-          "create / delete p50 (s) | failures | 2020 ops (5 min) | 2020 ops/s | 2020 throttling lines |\n"
+          "create / delete pipeline p50 (s) | failures | 2020 ops (5 min) | 2020 ops/s | 2020 throttling lines |\n"
           "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
   title = ("Load driver at client-go's default 5/10 (as in 2020)" if load == "5/10"
            else "Load driver unlimited (--qps -1): only csi-provisioner's bucket limits" if load == "unlimited"

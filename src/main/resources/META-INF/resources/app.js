@@ -47,18 +47,6 @@ function chart(svg, title, points, color) {
   svg.innerHTML = s;
 }
 
-// ops/s between consecutive samples, smoothed over about 3 s so a 1 s sampling step does not jitter
-function rates(samples) {
-  const out = [];
-  for (let i = 1; i < samples.length; i++) {
-    let j = i - 1;
-    while (j > 0 && samples[i].t - samples[j].t < 3) j--;
-    const dt = samples[i].t - samples[j].t;
-    if (dt > 0) out.push([samples[i].t, (samples[i].ops - samples[j].ops) / dt]);
-  }
-  return out;
-}
-
 function reportLinks(run) {
   const l = run.links || {};
   return ['json', 'markdown', 'bench', 'html'].filter(f => l[f])
@@ -78,7 +66,8 @@ function drawRun(run) {
     + (run.started ? `, started ${new Date(run.started).toLocaleTimeString()}` : ''));
   if (p) {
     text($('ops-recent'), fmt(p.recentOpsPerSecond));
-    text($('ops'), fmt(p.opsPerSecond));
+    text($('ops'), p.opsPerSecond == null ? 'warm-up' : fmt(p.opsPerSecond));
+    text($('phase'), p.phase);
     text($('creates'), fmt(p.creates, 0));
     text($('deletes'), fmt(p.deletes, 0));
     text($('failures'), fmt(p.failures, 0));
@@ -86,12 +75,12 @@ function drawRun(run) {
     text($('requests'), fmt(p.requests, 0));
     text($('throttled'), fmt(p.throttled, 0));
     text($('wait'), fmt(p.throttleWaitSeconds, 1));
-    const frac = p.plannedSeconds ? p.elapsedSeconds / p.plannedSeconds
+    const frac = p.plannedSeconds ? p.windowSeconds / p.plannedSeconds
       : p.plannedCycles ? Math.min(p.creates, p.deletes) / p.plannedCycles : 0;
     $('bar-fill').style.width = (run.state === 'running' || run.state === 'pending'
       ? Math.min(100, 100 * frac) : 100) + '%';
     const samples = p.samples || [];
-    chart($('ops-chart'), 'ops/s (creates + deletes)', rates(samples), '#2563eb');
+    chart($('ops-chart'), 'ops/s (creates + deletes, last 5 s; the server\'s figures)', samples.map(s => [s.t, s.opsPerSecond]), '#2563eb');
     chart($('throttled-chart'), 'requests throttled by provbench\'s client-side limiter (cumulative)', samples.map(s => [s.t, s.throttled]), '#d9480f');
   }
   const links = reportLinks(run);

@@ -7,8 +7,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import dev.provbench.report.Formats;
-import dev.provbench.report.ReportFormat;
+import dev.provbench.report.Format;
 import dev.provbench.run.RunExecution;
 import dev.provbench.run.RunLauncher;
 import dev.provbench.run.RunRegistry;
@@ -154,9 +153,9 @@ public class RunsResource {
             @Parameter(description = "json, markdown, bench, html or table",
                     schema = @Schema(type = SchemaType.STRING, defaultValue = "json"))
             @QueryParam("format") @DefaultValue("json") String format) {
-        ReportFormat f = Formats.byName(format).orElse(null);
+        Format f = Format.byName(format).orElse(null);
         if (f == null) {
-            return Error.response(400, "format '" + format + "' is not one of " + Formats.names(), "format");
+            return Error.response(400, "format '" + format + "' is not one of " + Format.names(), "format");
         }
         RunExecution e = registry.get(id).orElse(null);
         if (e == null) {

@@ -1,5 +1,6 @@
 package dev.provbench.cli;
 
+import dev.provbench.run.ExitCodes;
 import dev.provbench.csi.CsiServer;
 import dev.provbench.csi.DriverConfig;
 import dev.provbench.csi.Endpoint;

@@ -2,8 +2,6 @@ package dev.provbench.evidence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.provbench.report.ReportBuilder;
-import dev.provbench.report.RunReport;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -33,16 +31,20 @@ public final class AuditLog {
         };
     }
 
-    private static final class Counts {
-        long total;
-        final Map<String, Long> byVerb = new TreeMap<>();
-        final Map<String, Long> byVerbResource = new TreeMap<>();
-        final Map<String, Long> byCode = new TreeMap<>();
+    /** One component's requests. */
+    public record Counts(long[] total, Map<String, Long> byVerb, Map<String, Long> byVerbResource,
+                         Map<String, Long> byCode) {
+        Counts() {
+            this(new long[1], new TreeMap<>(), new TreeMap<>(), new TreeMap<>());
+        }
+
+        public long requests() {
+            return total[0];
+        }
     }
 
-    /** Requests by component in [start, end]; {@code ops} = creates + deletes completed in the window. */
-    public static Map<String, RunReport.Requests> byComponent(Path log, Instant start, Instant end, long ops)
-            throws IOException {
+    /** Requests by component received in [start, end]. */
+    public static Map<String, Counts> byComponent(Path log, Instant start, Instant end) throws IOException {
         Map<String, Counts> counts = new TreeMap<>();
         try (BufferedReader r = Files.newBufferedReader(log)) {
             String line;
@@ -67,15 +69,12 @@ public final class AuditLog {
                 String verb = e.path("verb").asText();
                 Counts c = counts.computeIfAbsent(component(e.path("user").path("username").asText()),
                         k -> new Counts());
-                c.total++;
+                c.total[0]++;
                 c.byVerb.merge(verb, 1L, Long::sum);
                 c.byVerbResource.merge(verb + " " + resource, 1L, Long::sum);
                 c.byCode.merge(e.path("responseStatus").path("code").asText("?"), 1L, Long::sum);
             }
         }
-        Map<String, RunReport.Requests> out = new TreeMap<>();
-        counts.forEach((k, c) -> out.put(k, new RunReport.Requests(c.total, c.byVerb, c.byVerbResource, c.byCode,
-                ops == 0 ? null : ReportBuilder.round(c.total / (double) ops))));
-        return out;
+        return counts;
     }
 }

@@ -2,7 +2,7 @@ package dev.provbench.evidence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.provbench.load.DriverCounts;
+import dev.provbench.csi.CsiMethods;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -31,7 +31,8 @@ public final class DriverStatsHttp implements DriverCounts {
         JsonNode root = JSON.readTree(rsp.body());
         JsonNode calls = root.path("calls");
         return new Counts(root.path("volumesCreated").asLong(0), root.path("volumesDeleted").asLong(0),
-                calls.path("CreateVolume").path("OK").asLong(0), calls.path("DeleteVolume").path("OK").asLong(0));
+                calls.path(CsiMethods.CREATE_VOLUME).path("OK").asLong(0),
+                calls.path(CsiMethods.DELETE_VOLUME).path("OK").asLong(0));
     }
 
     @Override

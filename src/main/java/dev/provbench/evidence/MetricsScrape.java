@@ -1,6 +1,5 @@
 package dev.provbench.evidence;
 
-import dev.provbench.load.WindowProbe;
 import org.jboss.logging.Logger;
 
 import java.net.URI;
@@ -12,16 +11,19 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Scrapes a Prometheus text endpoint (csi-provisioner's --http-endpoint) at the window's start and end and keeps
- * the differences of the series that matter: csi_sidecar_operations_seconds counts by method and code, and the
- * process's CPU seconds; plus its resident memory at the end.
+ * Reads a Prometheus text endpoint (csi-provisioner's {@code --http-endpoint}, the driver's {@code /q/metrics}):
+ * the {@code csi_sidecar_operations_seconds} counts by method and code, and the standard process metrics.
  */
-public final class MetricsScrape implements WindowProbe {
+public final class MetricsScrape {
     private static final Logger LOG = Logger.getLogger(MetricsScrape.class);
+    /** Bodies larger than this are refused (a metrics page is tens of KiB). */
+    static final int MAX_BYTES = 8 << 20;
     private final URI url;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private Map<String, Double> before;
-    private Map<String, Double> after;
+
+    /** The standard process metrics at one instant; {@code startTimeSeconds} NaN when not exported. */
+    public record Process(double cpuSeconds, double rssBytes, double startTimeSeconds) {
+    }
 
     public MetricsScrape(URI url) {
         this.url = url;
@@ -31,44 +33,83 @@ public final class MetricsScrape implements WindowProbe {
         return url.toString();
     }
 
-    Map<String, Double> scrape() {
+    String body() throws Exception {
+        HttpResponse<String> rsp = http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (rsp.statusCode() != 200) {
+            throw new IllegalStateException("HTTP " + rsp.statusCode());
+        }
+        if (rsp.body().length() > MAX_BYTES) {
+            throw new IllegalStateException("more than " + MAX_BYTES + " bytes");
+        }
+        return rsp.body();
+    }
+
+    /** csi_sidecar_operations counts by "method code"; null if the scrape failed. */
+    public Map<String, Double> operations() {
         try {
-            HttpResponse<String> rsp = http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (rsp.statusCode() != 200) {
-                throw new IllegalStateException("HTTP " + rsp.statusCode());
-            }
-            return parse(rsp.body());
+            return operations(body());
         } catch (Exception e) {
             LOG.warnf("cannot scrape %s: %s", url, e.getMessage());
             return null;
         }
     }
 
-    /** The series we keep, by a readable name. */
-    static Map<String, Double> parse(String text) {
+    /** The process metrics; null if the scrape failed or they are not exported. */
+    public Process process() {
+        try {
+            return process(body());
+        } catch (Exception e) {
+            LOG.debugf("cannot scrape %s: %s", url, e.getMessage());
+            return null;
+        }
+    }
+
+    static Map<String, Double> operations(String text) {
         Map<String, Double> out = new TreeMap<>();
+        forEachSample(text, (series, value) -> {
+            if (series.startsWith("csi_sidecar_operations_seconds_count")) {
+                String method = label(series, "method_name");
+                String code = label(series, "grpc_status_code");
+                out.merge("csi_sidecar_operations " + method.replaceAll(".*/", "") + " " + code, value, Double::sum);
+            }
+        });
+        return out;
+    }
+
+    static Process process(String text) {
+        double[] v = {Double.NaN, Double.NaN, Double.NaN};
+        forEachSample(text, (series, value) -> {
+            switch (series) {
+                case "process_cpu_seconds_total" -> v[0] = value;
+                case "process_resident_memory_bytes" -> v[1] = value;
+                case "process_start_time_seconds" -> v[2] = value;
+                default -> {
+                }
+            }
+        });
+        return Double.isNaN(v[0]) || Double.isNaN(v[1]) ? null : new Process(v[0], v[1], v[2]);
+    }
+
+    private interface SampleConsumer {
+        void accept(String series, double value);
+    }
+
+    private static void forEachSample(String text, SampleConsumer c) {
         for (String line : text.split("\n")) {
             if (line.startsWith("#") || line.isBlank()) {
                 continue;
             }
             int sp = line.lastIndexOf(' ');
-            String series = line.substring(0, sp).trim();
-            double value;
-            try {
-                value = Double.parseDouble(line.substring(sp + 1).trim());
-            } catch (NumberFormatException e) {
+            if (sp <= 0) {
                 continue;
             }
-            if (series.startsWith("csi_sidecar_operations_seconds_count")) {
-                String method = label(series, "method_name");
-                String code = label(series, "grpc_status_code");
-                out.merge("csi_sidecar_operations " + method.replaceAll(".*/", "") + " " + code, value, Double::sum);
-            } else if (series.equals("process_cpu_seconds_total") || series.equals("process_resident_memory_bytes")) {
-                out.put(series, value);
+            try {
+                c.accept(line.substring(0, sp).trim(), Double.parseDouble(line.substring(sp + 1).trim()));
+            } catch (NumberFormatException e) {
+                // not a sample line
             }
         }
-        return out;
     }
 
     static String label(String series, String name) {
@@ -80,24 +121,16 @@ public final class MetricsScrape implements WindowProbe {
         return series.substring(from, series.indexOf('"', from));
     }
 
-    @Override
-    public void windowStart() {
-        before = scrape();
-    }
-
-    @Override
-    public void windowEnd() {
-        after = scrape();
-    }
-
-    /** Deltas over the window (resident memory: the value at the end); null if a scrape failed. */
-    public Map<String, Double> deltas() {
-        if (before == null || after == null) {
-            return null;
-        }
+    /**
+     * Counter increases from {@code before} to {@code after} as Prometheus' {@code increase()} treats a single
+     * pair: a value lower than before means the counter restarted, and the new value counts from 0.
+     */
+    public static Map<String, Double> increase(Map<String, Double> before, Map<String, Double> after) {
         Map<String, Double> out = new TreeMap<>();
-        after.forEach((k, v) -> out.put(k.equals("process_cpu_seconds_total") ? "process_cpu_seconds (window)" : k,
-                k.equals("process_resident_memory_bytes") ? v : v - before.getOrDefault(k, 0.0)));
+        after.forEach((k, v) -> {
+            double b = before.getOrDefault(k, 0.0);
+            out.put(k, v >= b ? v - b : v);
+        });
         return out;
     }
 }

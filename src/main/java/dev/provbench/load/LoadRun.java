@@ -1,38 +1,59 @@
 package dev.provbench.load;
 
 import dev.provbench.kube.RequestStats;
-import dev.provbench.report.RunReport;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import org.jboss.logging.Logger;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One closed-loop load run: {@code threads} workers each create a claim, wait until it is Bound, delete it and
- * wait until its volume is gone, until the duration or cycle count is reached; then whatever this run created
- * is deleted. A create op completes at Bound, a delete op when the PV object is gone.
+ * wait until its volume is gone, until the window's duration or cycle count is reached; then whatever this
+ * run created is deleted. A create op completes at Bound, a delete op when the PV object is gone.
+ *
+ * <p>Phases, all driven from the thread that calls {@link #execute}: <b>warmup</b> (until every worker has
+ * ended one cycle, or a fixed time, capped by {@code warmupMax}), <b>window</b> (what the report measures),
+ * <b>drain</b> (running cycles finish, bounded), <b>cleanup</b>. The {@link Listener} hears the window's edges
+ * on that thread, right after {@link OpLog} stamped them.
  */
 public final class LoadRun {
-    private static final Logger LOG = Logger.getLogger(LoadRun.class);
 
-    /** Everything measured, handed to the report builder. */
-    public record Outcome(String runId, Instant start, Instant end, double seconds, OpLog log,
-                          long inFlightAtEnd, RequestStats.Snapshot requests, RunReport.Cleanup cleanup,
-                          DriverCounts.Counts driver, long[] throttledSeries) {
+    /** What the run does now. */
+    public enum Phase { PREPARE, WARMUP, WINDOW, DRAIN, CLEANUP, DONE;
+
+        public String json() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** Hears the run's start and the window's edges (measurements read their sources there). */
+    public interface Listener {
+        /** The workers are about to start; the time series is {@code intervals} steps of {@code stepNanos}. */
+        void runStart(RunWindow window, long stepNanos, int intervals);
+
+        void windowStart(RunWindow window);
+
+        void windowEnd(RunWindow window);
+    }
+
+    /** What cleanup did: claims it deleted, and what it could not remove. */
+    public record Cleanup(long deletedClaims, List<String> leftover) {
+    }
+
+    /** How the run ended; {@code drainEndNanos} is when the cleanup started. */
+    public record Outcome(RunWindow window, long drainEndNanos, Cleanup cleanup, boolean aborted) {
     }
 
     private final RunConfig config;
@@ -41,24 +62,14 @@ public final class LoadRun {
     private final Clock clock;
     private final String runId;
     private final AtomicLong sequence = new AtomicLong();
-    private final AtomicLong cyclesStarted = new AtomicLong();
+    private final AtomicLong windowCycles = new AtomicLong();
     private volatile boolean stopping;
     private volatile boolean aborted;
+    private volatile Phase phase = Phase.PREPARE;
     private final List<Thread> workers = new ArrayList<>();
-    private OpLog log;
+    private volatile OpLog log;
     private Waits waits;
-
-    private io.micrometer.core.instrument.MeterRegistry registry;
-
-    /** Publish live operation metrics to this registry. */
-    public LoadRun withMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
-        this.registry = registry;
-        return this;
-    }
-
-    public LoadRun(RunConfig config, KubernetesClient client, RequestStats stats, Clock clock) {
-        this(HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt()), config, client, stats, clock);
-    }
+    private MeterRegistry registry;
 
     /** @param runId the value of {@link RunConfig#LABEL} on this run's claims, and part of their names */
     public LoadRun(String runId, RunConfig config, KubernetesClient client, RequestStats stats, Clock clock) {
@@ -69,12 +80,27 @@ public final class LoadRun {
         this.runId = runId;
     }
 
+    /** Publish live operation metrics to this registry. */
+    public LoadRun withMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        return this;
+    }
+
     public String runId() {
         return runId;
     }
 
+    public RunConfig config() {
+        return config;
+    }
+
+    /** Null until the run has started. */
     public OpLog log() {
         return log;
+    }
+
+    public Phase phase() {
+        return phase;
     }
 
     /** Stops starting new cycles; running operations finish (bounded by the op timeout), then cleanup runs. */
@@ -92,25 +118,32 @@ public final class LoadRun {
         waits = new Waits(client, config.namespace(), runId, config.waitMode(), Duration.ofSeconds(60));
     }
 
-    public Outcome execute(DriverCounts driverCounts, List<WindowProbe> probes) throws Exception {
+    /** Intervals of the time series the run can span: warm-up, window, drain, plus one. */
+    public int intervals() {
+        long step = config.interval().toNanos();
+        long window = config.cycles() > 0 ? Duration.ofHours(24).toNanos() : config.duration().toNanos();
+        long span = config.warmupLimit().toNanos() + window + 2 * config.opTimeout().toNanos() + 10_000_000_000L;
+        return (int) Math.min(100_000, span / step + 2);
+    }
+
+    public Outcome execute(Listener listener) throws Exception {
         if (waits == null) {
             prepare();
         }
-        probes.forEach(WindowProbe::windowStart);
-        DriverCounts.Counts driverBefore = readDriver(driverCounts);
-        long intervalNanos = config.interval().toNanos();
-        long planned = config.cycles() > 0 ? Duration.ofHours(24).toNanos() : config.duration().toNanos();
-        int maxIntervals = (int) Math.min(100_000, planned / intervalNanos + 2);
         long startNanos = System.nanoTime();
-        Instant start = clock.instant();
-        log = new OpLog(startNanos, intervalNanos, maxIntervals).withMetrics(registry);
-        long[] throttled = new long[maxIntervals];
-        long throttledAtStart = stats.throttled();
+        log = new OpLog(clock.instant(), startNanos, config.interval().toNanos(), intervals(), config.threads(),
+                config.autoWarmup()).withMetrics(registry);
         CountDownLatch finished = new CountDownLatch(config.threads());
+        listener.runStart(log.window(), config.interval().toNanos(), intervals());
+        phase = Phase.WARMUP;
+        if (!config.autoWarmup() && config.warmup().isZero()) {
+            log.openWindowAtRunStart(); // before any worker starts: every cycle belongs to the window
+        }
         for (int i = 0; i < config.threads(); i++) {
+            int index = i;
             Thread t = new Thread(() -> {
                 try {
-                    work();
+                    work(index);
                 } finally {
                     finished.countDown();
                 }
@@ -119,24 +152,20 @@ public final class LoadRun {
             workers.add(t);
             t.start();
         }
-        long deadline = config.cycles() > 0 ? Long.MAX_VALUE : startNanos + config.duration().toNanos();
+        RunWindow w = warmup(startNanos, finished);
+        phase = Phase.WINDOW;
+        listener.windowStart(w);
+        long deadline = config.cycles() > 0 ? Long.MAX_VALUE : w.windowStartNanos() + config.duration().toNanos();
         while (!aborted && System.nanoTime() < deadline) {
-            long now = System.nanoTime();
-            int bucket = (int) Math.min(maxIntervals - 1, (now - startNanos) / intervalNanos);
-            throttled[bucket] = stats.throttled() - throttledAtStart; // cumulative at the latest sample
-            if (finished.await(Math.max(1, Math.min(100, (deadline - now) / 1_000_000)), TimeUnit.MILLISECONDS)) {
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (finished.await(Math.max(1, Math.min(100, left)), TimeUnit.MILLISECONDS)) {
                 break;
             }
         }
-        long endNanos = Math.min(System.nanoTime(), deadline);
-        throttled[(int) Math.min(maxIntervals - 1, (endNanos - startNanos) / intervalNanos)] =
-                stats.throttled() - throttledAtStart;
         stopping = true;
-        log.closeWindow(endNanos);
-        long inFlightAtEnd = log.inFlight();
-        Instant end = start.plusNanos(endNanos - startNanos);
-        DriverCounts.Counts driverAfter = readDriver(driverCounts);
-        probes.forEach(WindowProbe::windowEnd);
+        w = log.closeWindow();
+        phase = Phase.DRAIN;
+        listener.windowEnd(w);
         // let running operations finish (counted as after the window), bounded by the op timeout; an abort
         // (SIGTERM) cuts this short: cleanup finds whatever was created by its label anyway
         long drainDeadline = System.nanoTime() + config.opTimeout().toNanos() * 2 + 5_000_000_000L;
@@ -147,34 +176,41 @@ public final class LoadRun {
                 break;
             }
         }
-        RunReport.Cleanup cleanup = cleanup();
+        long drainEnd = System.nanoTime();
+        phase = Phase.CLEANUP;
+        Cleanup cleanup = cleanup();
         waits.close();
-        DriverCounts.Counts driver = driverBefore == null || driverAfter == null ? null
-                : driverAfter.minus(driverBefore);
-        double seconds = (endNanos - startNanos) / 1e9;
-        return new Outcome(runId, start, end, seconds, log, inFlightAtEnd, stats.snapshot(), cleanup, driver,
-                throttled);
+        phase = Phase.DONE;
+        return new Outcome(w, drainEnd, cleanup, aborted);
     }
 
-    private static DriverCounts.Counts readDriver(DriverCounts source) {
-        if (source == null) {
-            return null;
+    /** Waits for the window to open: auto (every worker ended one cycle), fixed, capped, or cut short. */
+    private RunWindow warmup(long startNanos, CountDownLatch finished) throws InterruptedException {
+        long limit = startNanos + config.warmupLimit().toNanos();
+        var opened = log.windowOpened().toCompletableFuture();
+        while (!aborted && finished.getCount() > 0) {
+            long left = limit - System.nanoTime();
+            if (left <= 0) {
+                return log.openWindow(config.autoWarmup()); // auto: capped; fixed: its time is up
+            }
+            try {
+                return opened.get(Math.min(left, 100_000_000L), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                // look at abort and the workers again
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
         }
-        try {
-            return source.read();
-        } catch (Exception e) {
-            LOG.warnf("cannot read the driver's counts from %s: %s", source.source(), e.getMessage());
-            return null;
-        }
+        return log.openWindow(false);
     }
 
-    private void work() {
+    private void work(int index) {
         while (!stopping) {
-            if (config.cycles() > 0 && cyclesStarted.incrementAndGet() > config.cycles()) {
+            if (config.cycles() > 0 && log.window().opened() && windowCycles.incrementAndGet() > config.cycles()) {
                 return;
             }
             try {
-                cycle();
+                cycle(index);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -196,53 +232,61 @@ public final class LoadRun {
         return op + ":" + (e.getCode() > 0 ? "http-" + e.getCode() : "error");
     }
 
-    private void cycle() throws InterruptedException {
+    private void cycle(int worker) throws InterruptedException {
         String name = "pb-" + runId + "-" + sequence.incrementAndGet();
         Duration timeout = config.opTimeout();
         log.started();
+        try {
+            String volume = create(name, timeout);
+            if (volume != null) {
+                delete(name, volume, timeout);
+            }
+        } finally {
+            log.cycleEnded(worker);
+        }
+    }
+
+    /** Creates the claim and waits for Bound; returns its volume, or null after a failure (recorded). */
+    private String create(String name, Duration timeout) throws InterruptedException {
         long t0 = System.nanoTime();
-        String volume;
         try {
             client.persistentVolumeClaims().inNamespace(config.namespace()).resource(claim(name)).create();
-            volume = waits.awaitBound(name, timeout);
-            long now = System.nanoTime();
-            log.completed(OpLog.Kind.CREATE, now, now - t0);
+            long queue = stats.lastWaitNanos();
+            String volume = waits.awaitBound(name, timeout);
+            log.completed(OpLog.Kind.CREATE, t0, queue);
+            return volume;
         } catch (KubernetesClientException e) {
-            log.failed(cause("create", e), System.nanoTime());
-            log.ended();
+            log.failed(cause("create", e));
             backoff();
-            return;
         } catch (TimeoutException e) {
-            log.failed("create:timeout", System.nanoTime());
-            log.ended();
-            return; // cleanup deletes it
+            log.failed("create:timeout"); // cleanup deletes it
         } catch (IllegalStateException e) {
-            log.ended();
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            log.failed("create:" + e.getClass().getSimpleName(), System.nanoTime());
+            log.failed("create:" + e.getClass().getSimpleName());
             backoff();
-            return;
         }
+        return null;
+    }
+
+    private void delete(String name, String volume, Duration timeout) throws InterruptedException {
         long t1 = System.nanoTime();
         try {
             client.persistentVolumeClaims().inNamespace(config.namespace()).withName(name).delete();
+            long queue = stats.lastWaitNanos();
             waits.awaitGone(volume, timeout);
-            long now = System.nanoTime();
-            log.completed(OpLog.Kind.DELETE, now, now - t1);
+            log.completed(OpLog.Kind.DELETE, t1, queue);
         } catch (KubernetesClientException e) {
-            log.failed(cause("delete", e), System.nanoTime());
+            log.failed(cause("delete", e));
             backoff();
         } catch (TimeoutException e) {
-            log.failed("delete:timeout", System.nanoTime());
+            log.failed("delete:timeout");
         } catch (IllegalStateException e) {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            log.failed("delete:" + e.getClass().getSimpleName(), System.nanoTime());
-        } finally {
-            log.ended();
+            log.failed("delete:" + e.getClass().getSimpleName());
         }
     }
 
@@ -253,7 +297,7 @@ public final class LoadRun {
     }
 
     /** Deletes every claim carrying this run's label and waits for their volumes; lists what stays. */
-    private RunReport.Cleanup cleanup() {
+    private Cleanup cleanup() {
         List<String> leftover = new ArrayList<>();
         long deleted = 0;
         List<String> volumes = new ArrayList<>();
@@ -288,6 +332,6 @@ public final class LoadRun {
         } catch (KubernetesClientException e) {
             leftover.add("cleanup failed: " + e.getMessage());
         }
-        return new RunReport.Cleanup(deleted, leftover);
+        return new Cleanup(deleted, leftover);
     }
 }

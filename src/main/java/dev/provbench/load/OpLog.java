@@ -1,173 +1,275 @@
 package dev.provbench.load;
 
-import org.HdrHistogram.Recorder;
+import dev.provbench.util.IntervalCounts;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.HdrHistogram.Histogram;
 
+import java.time.Instant;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Completed operations of a run: counts inside the measured window, latency histograms, failures by cause,
- * and a per-interval time series bucketed by completion time.
+ * The operations of one run. Every completion and failure is stamped <em>inside one lock</em> that also
+ * opens and closes the measurement window, so whether an op belongs to the window is exact: an op counts
+ * when it completes in {@code [windowStart, windowEnd]}. Inside the window it feeds the counts and the
+ * latency histograms (queue, pipeline, total per kind); every op, in any phase, feeds the per-interval
+ * series (a grid from the run start) and the live Micrometer metrics.
+ *
+ * <p>Auto warm-up: {@link #cycleEnded(int)} opens the window when every worker has ended one cycle.
  */
 public final class OpLog {
     public enum Kind { CREATE, DELETE }
 
-    private final long startNanos;
-    private final long intervalNanos;
-    private volatile long endNanos = Long.MAX_VALUE;
-    private final LongAdder creates = new LongAdder();
-    private final LongAdder deletes = new LongAdder();
-    private final LongAdder afterWindow = new LongAdder();
-    private final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
-    private final LongAdder failureCount = new LongAdder();
-    private final Recorder createLatency = new Recorder(3);
-    private final Recorder deleteLatency = new Recorder(3);
-    private final AtomicLongArray seriesCreates;
-    private final AtomicLongArray seriesDeletes;
-    private final AtomicLongArray seriesFailures;
+    /** Where an op's time went: waiting for a token, then request sent → outcome seen, and both. */
+    public enum Part { QUEUE, PIPELINE, TOTAL }
+
+    public enum Phase { WARMUP, WINDOW, DRAIN }
+
+    private final Instant runStart;
+    private final long runStartNanos;
+    private final int workers;
+    private final boolean autoWarmup;
+    private long windowStart = Long.MAX_VALUE; // guarded by this
+    private long windowEnd = Long.MAX_VALUE; // guarded by this
+    private boolean capped;
+    private final boolean[] firstCycleEnded;
+    private int firstCyclesEnded;
+    private long creates;
+    private long deletes;
+    private long failures;
+    private long failuresOutside;
+    private long warmupOps;
+    private long afterWindow;
+    private long inFlightAtStart;
+    private long inFlightAtEnd;
+    private final Map<String, Long> failuresByCause = new TreeMap<>();
+    private final Map<Kind, Map<Part, Histogram>> latency = new EnumMap<>(Kind.class);
+    private final IntervalCounts seriesCreates;
+    private final IntervalCounts seriesDeletes;
+    private final IntervalCounts seriesFailures;
     private final AtomicLong inFlight = new AtomicLong();
-    private io.micrometer.core.instrument.MeterRegistry registry;
-    private final Map<String, io.micrometer.core.instrument.Counter> opCounters = new ConcurrentHashMap<>();
-    private io.micrometer.core.instrument.Timer createTimer;
-    private io.micrometer.core.instrument.Timer deleteTimer;
+    private final AtomicLong completions = new AtomicLong();
+    private final java.util.concurrent.CompletableFuture<RunWindow> opened = new java.util.concurrent.CompletableFuture<>();
+
+    private MeterRegistry registry;
+    private final Map<String, Counter> opCounters = new ConcurrentHashMap<>();
+    private final Map<Kind, Timer> timers = new EnumMap<>(Kind.class);
+
+    /**
+     * @param workers    workers whose first cycle ends the auto warm-up
+     * @param autoWarmup open the window when every worker has ended one cycle
+     */
+    public OpLog(Instant runStart, long runStartNanos, long intervalNanos, int intervals, int workers,
+            boolean autoWarmup) {
+        this.runStart = runStart;
+        this.runStartNanos = runStartNanos;
+        this.workers = workers;
+        this.autoWarmup = autoWarmup;
+        this.firstCycleEnded = new boolean[workers];
+        this.seriesCreates = new IntervalCounts(runStartNanos, intervalNanos, intervals);
+        this.seriesDeletes = new IntervalCounts(runStartNanos, intervalNanos, intervals);
+        this.seriesFailures = new IntervalCounts(runStartNanos, intervalNanos, intervals);
+        for (Kind k : Kind.values()) {
+            Map<Part, Histogram> m = new EnumMap<>(Part.class);
+            for (Part p : Part.values()) {
+                m.put(p, new Histogram(3));
+            }
+            latency.put(k, m);
+        }
+    }
 
     /** Also publish live metrics: provbench_ops_total{op,result}, provbench_op_duration_seconds{op}. */
-    public OpLog withMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+    public OpLog withMetrics(MeterRegistry registry) {
         if (registry != null) {
             this.registry = registry;
-            createTimer = io.micrometer.core.instrument.Timer.builder("provbench_op_duration")
-                    .description("Create (to Bound) and delete (to PV gone) latency").tag("op", "create")
-                    .publishPercentileHistogram().register(registry);
-            deleteTimer = io.micrometer.core.instrument.Timer.builder("provbench_op_duration")
-                    .description("Create (to Bound) and delete (to PV gone) latency").tag("op", "delete")
-                    .publishPercentileHistogram().register(registry);
-            io.micrometer.core.instrument.Gauge.builder("provbench_ops_in_flight", inFlight, AtomicLong::get)
+            for (Kind k : Kind.values()) {
+                timers.put(k, Timer.builder("provbench_op_duration")
+                        .description("Create (to Bound) and delete (to PV gone) latency, limiter wait included")
+                        .tag("op", name(k)).publishPercentileHistogram().register(registry));
+            }
+            Gauge.builder("provbench_ops_in_flight", inFlight, AtomicLong::get)
                     .description("Create/delete cycles in progress").register(registry);
         }
         return this;
     }
 
+    private static String name(Kind k) {
+        return k == Kind.CREATE ? "create" : "delete";
+    }
+
     private void count(String op, String result) {
         if (registry != null) {
-            opCounters.computeIfAbsent(op + "/" + result, k -> io.micrometer.core.instrument.Counter
-                    .builder("provbench_ops").description("Completed and failed operations by type and result")
+            opCounters.computeIfAbsent(op + "/" + result, k -> Counter.builder("provbench_ops")
+                    .description("Completed and failed operations by type and result")
                     .tag("op", op).tag("result", result).register(registry)).increment();
         }
     }
 
-    public OpLog(long startNanos, long intervalNanos, int maxIntervals) {
-        this.startNanos = startNanos;
-        this.intervalNanos = intervalNanos;
-        this.seriesCreates = new AtomicLongArray(maxIntervals);
-        this.seriesDeletes = new AtomicLongArray(maxIntervals);
-        this.seriesFailures = new AtomicLongArray(maxIntervals);
+    public long runStartNanos() {
+        return runStartNanos;
     }
 
-    public void closeWindow(long endNanos) {
-        this.endNanos = endNanos;
+    /** Resolves when the window opens (for any reason). */
+    public java.util.concurrent.CompletionStage<RunWindow> windowOpened() {
+        return opened;
     }
 
-    public long startNanos() {
-        return startNanos;
+    /** Opens the window now, unless it is open already. */
+    public RunWindow openWindow(boolean warmupCapped) {
+        return openWindow(warmupCapped, false);
     }
 
-    private int bucket(long at) {
-        long i = (at - startNanos) / intervalNanos;
-        return (int) Math.min(Math.max(i, 0), seriesCreates.length() - 1);
+    /** No warm-up: opens the window at the run start, before any op (call before the workers start). */
+    public RunWindow openWindowAtRunStart() {
+        return openWindow(false, true);
+    }
+
+    private synchronized RunWindow openWindow(boolean warmupCapped, boolean atRunStart) {
+        if (windowStart == Long.MAX_VALUE) {
+            windowStart = atRunStart ? runStartNanos : System.nanoTime();
+            capped = warmupCapped;
+            inFlightAtStart = inFlight.get();
+            opened.complete(window());
+        }
+        return window();
+    }
+
+    /** Closes the window now (opening it first if it never opened: an empty window). */
+    public synchronized RunWindow closeWindow() {
+        if (windowStart == Long.MAX_VALUE) {
+            openWindow(false);
+        }
+        if (windowEnd == Long.MAX_VALUE) {
+            windowEnd = System.nanoTime();
+            inFlightAtEnd = inFlight.get();
+        }
+        return window();
+    }
+
+    public synchronized RunWindow window() {
+        return new RunWindow(runStart, runStartNanos, windowStart, windowEnd, capped);
+    }
+
+    private Phase phase(long now) {
+        return now < windowStart ? Phase.WARMUP : now <= windowEnd ? Phase.WINDOW : Phase.DRAIN;
+    }
+
+    public synchronized Phase phase() {
+        return phase(System.nanoTime());
     }
 
     public void started() {
         inFlight.incrementAndGet();
     }
 
-    public void ended() {
+    /** Worker {@code worker} ended a cycle (successful or not): the auto warm-up ends with the last first one. */
+    public synchronized void cycleEnded(int worker) {
         inFlight.decrementAndGet();
+        if (!firstCycleEnded[worker]) {
+            firstCycleEnded[worker] = true;
+            firstCyclesEnded++;
+            if (autoWarmup && firstCyclesEnded == workers) {
+                openWindow(false);
+            }
+        }
     }
 
     public long inFlight() {
         return inFlight.get();
     }
 
-    /** An operation that completed at {@code at} after {@code latencyNanos}; false if after the window. */
-    public boolean completed(Kind kind, long at, long latencyNanos) {
-        count(kind == Kind.CREATE ? "create" : "delete", "ok");
-        if (registry != null) {
-            (kind == Kind.CREATE ? createTimer : deleteTimer).record(latencyNanos,
-                    java.util.concurrent.TimeUnit.NANOSECONDS);
+    /**
+     * An op of {@code kind} that started at {@code startNanos} (before waiting for its token), waited
+     * {@code queueNanos} for the token and completes now. Returns the phase it completed in.
+     */
+    public Phase completed(Kind kind, long startNanos, long queueNanos) {
+        Phase p;
+        long total;
+        synchronized (this) {
+            long now = System.nanoTime();
+            total = now - startNanos;
+            p = phase(now);
+            (kind == Kind.CREATE ? seriesCreates : seriesDeletes).add(now);
+            if (p == Phase.WINDOW) {
+                if (kind == Kind.CREATE) {
+                    creates++;
+                } else {
+                    deletes++;
+                }
+                Map<Part, Histogram> h = latency.get(kind);
+                long q = Math.max(0, Math.min(queueNanos, total));
+                h.get(Part.QUEUE).recordValue(q / 1000);
+                h.get(Part.PIPELINE).recordValue((total - q) / 1000);
+                h.get(Part.TOTAL).recordValue(total / 1000);
+            } else if (p == Phase.WARMUP) {
+                warmupOps++;
+            } else {
+                afterWindow++;
+            }
         }
-        if (at > endNanos) {
-            afterWindow.increment();
-            return false;
+        completions.incrementAndGet();
+        count(name(kind), "ok");
+        Timer t = timers.get(kind);
+        if (t != null) {
+            t.record(total, TimeUnit.NANOSECONDS);
         }
-        if (kind == Kind.CREATE) {
-            creates.increment();
-            createLatency.recordValue(Math.max(1, latencyNanos / 1000));
-            seriesCreates.incrementAndGet(bucket(at));
-        } else {
-            deletes.increment();
-            deleteLatency.recordValue(Math.max(1, latencyNanos / 1000));
-            seriesDeletes.incrementAndGet(bucket(at));
-        }
-        return true;
+        return p;
     }
 
-    public void failed(String cause, long at) {
+    /** A failed op, {@code cause} like {@code create:http-409}. */
+    public void failed(String cause) {
+        synchronized (this) {
+            long now = System.nanoTime();
+            seriesFailures.add(now);
+            if (phase(now) == Phase.WINDOW) {
+                failures++;
+                failuresByCause.merge(cause, 1L, Long::sum);
+            } else {
+                failuresOutside++;
+            }
+        }
         int colon = cause.indexOf(':');
         count(colon > 0 ? cause.substring(0, colon) : "cycle", colon > 0 ? cause.substring(colon + 1) : cause);
-        failureCount.increment();
-        failures.computeIfAbsent(cause, k -> new LongAdder()).increment();
-        if (at <= endNanos) {
-            seriesFailures.incrementAndGet(bucket(at));
-        }
     }
 
-    public long creates() {
-        return creates.sum();
+    /** The window's figures, frozen. */
+    public record Counts(long creates, long deletes, long failures, Map<String, Long> failuresByCause,
+                         long failuresOutsideWindow, long completedInWarmup, long completedAfterWindow,
+                         long inFlightAtStart, long inFlightAtEnd) {
     }
 
-    public long deletes() {
-        return deletes.sum();
+    public synchronized Counts counts() {
+        return new Counts(creates, deletes, failures, new TreeMap<>(failuresByCause), failuresOutside, warmupOps,
+                afterWindow, inFlightAtStart, inFlightAtEnd);
     }
 
-    public long failures() {
-        return failureCount.sum();
+    /** Live: ops completed so far in every phase. */
+    public long completions() {
+        return completions.get();
     }
 
-    public long afterWindow() {
-        return afterWindow.sum();
+    /** Live: creates + deletes completed in the window so far. */
+    public synchronized long windowOps() {
+        return creates + deletes;
     }
 
-    public Map<String, Long> failuresByCause() {
-        Map<String, Long> out = new TreeMap<>();
-        failures.forEach((k, v) -> out.put(k, v.sum()));
-        return out;
+    /** A copy of the window's latency histogram (microseconds); reading never resets anything. */
+    public synchronized Histogram latency(Kind kind, Part part) {
+        return latency.get(kind).get(part).copy();
     }
 
-    public org.HdrHistogram.Histogram createHistogram() {
-        return createLatency.getIntervalHistogram();
+    public IntervalCounts series(Kind kind) {
+        return kind == Kind.CREATE ? seriesCreates : seriesDeletes;
     }
 
-    public org.HdrHistogram.Histogram deleteHistogram() {
-        return deleteLatency.getIntervalHistogram();
-    }
-
-    public long[] series(Kind kind) {
-        return copy(kind == Kind.CREATE ? seriesCreates : seriesDeletes);
-    }
-
-    public long[] failureSeries() {
-        return copy(seriesFailures);
-    }
-
-    private static long[] copy(AtomicLongArray a) {
-        long[] out = new long[a.length()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = a.get(i);
-        }
-        return out;
+    public IntervalCounts failureSeries() {
+        return seriesFailures;
     }
 }

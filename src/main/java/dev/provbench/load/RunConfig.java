@@ -3,15 +3,36 @@ package dev.provbench.load;
 import java.time.Duration;
 
 /**
- * One load run's settings.
+ * One load run's settings, checked (built by {@code run.RunRequest#check}).
  *
- * @param cycles 0 = run for {@code duration}
+ * @param cycles    0 = run the window for {@code duration}; else the window ends after this many cycles
+ * @param warmup    null = auto (the window opens once every worker has ended one cycle), else a fixed time
+ *                  (zero: no warm-up)
+ * @param warmupMax the auto warm-up's cap: past it the window opens anyway (the report says so)
  */
 public record RunConfig(int threads, Duration duration, long cycles, Duration opTimeout, String namespace,
                         String storageClass, String size, String accessMode, WaitMode waitMode, double qps,
-                        int burst, Duration interval) {
+                        int burst, Duration interval, Duration warmup, Duration warmupMax) {
 
-    public enum WaitMode { INFORMER, POLL }
+    /** How workers wait for Bound and for PV-gone; JSON and flag values are the lower-case names. */
+    public enum WaitMode {
+        @com.fasterxml.jackson.annotation.JsonProperty("informer") INFORMER,
+        @com.fasterxml.jackson.annotation.JsonProperty("poll") POLL;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
 
     public static final String LABEL = "provbench.dev/run-id";
+
+    public boolean autoWarmup() {
+        return warmup == null;
+    }
+
+    /** The longest the warm-up can last. */
+    public Duration warmupLimit() {
+        return warmup == null ? warmupMax : warmup;
+    }
 }

@@ -44,7 +44,7 @@ public final class LocalCluster implements AutoCloseable {
      * a socket in a temporary directory and stopped at {@link #close()}.
      */
     public static LocalCluster start(CsiServer csi, String driverName, RateLimiter provisionerLimiter,
-            boolean getReads, MeterRegistry registry) throws Exception {
+            StandInControllers.Reads reads, MeterRegistry registry) throws Exception {
         KubernetesMockServer server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(),
                 new io.fabric8.mockwebserver.MockWebServer(), new java.util.HashMap<>(),
                 new io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher(), false);
@@ -73,7 +73,7 @@ public final class LocalCluster implements AutoCloseable {
                 socket = dir.resolve("csi.sock");
                 csi.start(new Endpoint.Unix(socket));
             }
-            standIn = new StandInControllers(api, socket, driverName, STORAGE_CLASS, provisionerLimiter, getReads,
+            standIn = new StandInControllers(api, socket, driverName, STORAGE_CLASS, provisionerLimiter, reads,
                     100, registry);
             standIn.start();
             return new LocalCluster(server, api, owned, dir, standIn);

@@ -8,12 +8,18 @@ import java.util.Locale;
  * metadata saying which direction is better. Concatenate several runs' output into one file per setting.
  */
 public final class BenchFormat implements ReportFormat {
-    public String name() {
-        return "bench";
-    }
 
     private static String v(double d) {
         return String.format(Locale.ROOT, "%.6g", d);
+    }
+
+    /** Pipeline p50/p99 and total p99 of one kind of op, if any completed in the window. */
+    private static void lat(StringBuilder b, String op, RunReport.OpLatency l) {
+        if (l.total().count() > 0) {
+            b.append('\t').append(v(l.pipeline().p50())).append(' ').append(op).append("-pipeline-p50-ms");
+            b.append('\t').append(v(l.pipeline().p99())).append(' ').append(op).append("-pipeline-p99-ms");
+            b.append('\t').append(v(l.total().p99())).append(' ').append(op).append("-total-p99-ms");
+        }
     }
 
     public String render(RunReport r) {
@@ -29,27 +35,29 @@ public final class BenchFormat implements ReportFormat {
         b.append(name).append('\t').append(Math.max(1, ops));
         b.append('\t').append(v(r.ops().opsPerSecond())).append(" ops/s");
         b.append('\t').append(v(r.ops().cyclesPerSecond())).append(" cycles/s");
-        if (r.latency().create().count() > 0) {
-            b.append('\t').append(v(r.latency().create().p50())).append(" create-p50-ms");
-            b.append('\t').append(v(r.latency().create().p99())).append(" create-p99-ms");
-        }
-        if (r.latency().delete().count() > 0) {
-            b.append('\t').append(v(r.latency().delete().p50())).append(" delete-p50-ms");
-            b.append('\t').append(v(r.latency().delete().p99())).append(" delete-p99-ms");
-        }
+        lat(b, "create", r.latency().create());
+        lat(b, "delete", r.latency().delete());
         if (r.requests().perOp() != null) {
             b.append('\t').append(v(r.requests().perOp())).append(" req/op");
         }
         b.append('\t').append(r.throttling().throttled()).append(" throttled");
         b.append('\t').append(r.ops().failures()).append(" failures");
+        RunReport.Resources tool = r.resources() == null ? null : r.resources().get("tool");
+        if (tool != null && tool.cpuSecondsPerOp() != null) {
+            b.append('\t').append(v(tool.cpuSecondsPerOp() * 1000)).append(" tool-cpu-ms/op");
+        }
         if (r.provisioner() != null && r.provisioner().throttlingLines() != null) {
             b.append('\t').append(r.provisioner().throttlingLines()).append(" provisioner-throttling-lines");
         }
         b.append('\n');
         b.append("Unit ops/s better=higher\n");
         b.append("Unit cycles/s better=higher\n");
-        b.append("Unit create-p50-ms better=lower\nUnit create-p99-ms better=lower\n");
-        b.append("Unit delete-p50-ms better=lower\nUnit delete-p99-ms better=lower\n");
+        for (String op : new String[]{"create", "delete"}) {
+            for (String m : new String[]{"pipeline-p50-ms", "pipeline-p99-ms", "total-p99-ms"}) {
+                b.append("Unit ").append(op).append('-').append(m).append(" better=lower\n");
+            }
+        }
+        b.append("Unit tool-cpu-ms/op better=lower\n");
         b.append("Unit req/op better=lower\nUnit throttled better=lower\nUnit failures better=lower\n");
         b.append("Unit provisioner-throttling-lines better=lower\n");
         return b.toString();

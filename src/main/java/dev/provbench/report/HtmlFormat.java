@@ -8,9 +8,6 @@ import java.util.Locale;
  * and client-side throttling per interval. It opens from a CI artifact or the REST API alike.
  */
 public final class HtmlFormat implements ReportFormat {
-    public String name() {
-        return "html";
-    }
 
     static String esc(String s) {
         return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -43,6 +40,9 @@ public final class HtmlFormat implements ReportFormat {
             b.append(chart("throttled-chart", "requests throttled by provbench's client-side limiter, per interval",
                     ts.stream().mapToDouble(RunReport.Interval::t).toArray(),
                     ts.stream().mapToDouble(RunReport.Interval::throttled).toArray(), "#d9480f"));
+            if (r.resources() != null) {
+                b.append(cpuChart(r, ts));
+            }
         }
         b.append("<h2>Summary</h2>\n<table id=\"summary\"><tr><th>section</th><th>metric</th><th>value</th></tr>\n");
         String last = null;
@@ -54,12 +54,13 @@ public final class HtmlFormat implements ReportFormat {
         }
         b.append("</table>\n");
         if (ts != null && !ts.isEmpty()) {
-            b.append("<h2>Intervals</h2>\n<table id=\"intervals\"><tr><th>t (s)</th><th>creates</th><th>deletes</th>")
+            b.append("<h2>Intervals</h2>\n<table id=\"intervals\"><tr><th>t (s)</th><th>phase</th><th>creates</th>")
+                    .append("<th>deletes</th>")
                     .append("<th>failures</th><th>ops/s</th><th>throttled</th></tr>\n");
             for (RunReport.Interval i : ts) {
-                b.append(String.format(Locale.ROOT, "<tr><td>%.0f</td><td>%d</td><td>%d</td><td>%d</td><td>%.2f</td>"
-                                + "<td>%d</td></tr>%n", i.t(), i.creates(), i.deletes(), i.failures(), i.opsPerSecond(),
-                        i.throttled()));
+                b.append(String.format(Locale.ROOT, "<tr><td>%.0f</td><td>%s</td><td>%d</td><td>%d</td><td>%d</td>"
+                                + "<td>%.2f</td><td>%d</td></tr>%n", i.t(), esc(i.phase()), i.creates(), i.deletes(),
+                        i.failures(), i.opsPerSecond(), i.throttled()));
             }
             b.append("</table>\n");
         }
@@ -69,8 +70,33 @@ public final class HtmlFormat implements ReportFormat {
         return b.toString();
     }
 
-    /** A line chart as inline SVG with a zero-based y axis. */
+    private static final String[] PALETTE = {"#1f6feb", "#d9480f", "#2f9e44", "#9c36b5", "#e8590c", "#0c8599",
+        "#5c940d", "#862e9c"};
+
+    /** CPU cores per interval, one line per component, with a legend. */
+    static String cpuChart(RunReport r, List<RunReport.Interval> ts) {
+        List<String> names = List.copyOf(r.resources().keySet());
+        double[] x = ts.stream().mapToDouble(RunReport.Interval::t).toArray();
+        double[][] ys = new double[names.size()][];
+        for (int k = 0; k < names.size(); k++) {
+            String n = names.get(k);
+            ys[k] = ts.stream().mapToDouble(i -> i.cpuCores() == null || !i.cpuCores().containsKey(n) ? 0
+                    : i.cpuCores().get(n)).toArray();
+        }
+        StringBuilder legend = new StringBuilder("<p id=\"cpu-legend\">");
+        for (int k = 0; k < names.size(); k++) {
+            legend.append("<span style=\"color:").append(PALETTE[k % PALETTE.length]).append("\">&#9632; ")
+                    .append(esc(names.get(k))).append("</span> ");
+        }
+        return chart("cpu-chart", "CPU cores per interval, by component", x, ys, PALETTE) + legend + "</p>\n";
+    }
+
     static String chart(String id, String title, double[] x, double[] y, String color) {
+        return chart(id, title, x, new double[][]{y}, new String[]{color});
+    }
+
+    /** A line chart as inline SVG with a zero-based y axis, one path per series. */
+    static String chart(String id, String title, double[] x, double[][] ys, String[] colors) {
         int w = 720;
         int h = 220;
         int left = 50;
@@ -81,7 +107,9 @@ public final class HtmlFormat implements ReportFormat {
         double maxY = 1e-9;
         for (int i = 0; i < x.length; i++) {
             maxX = Math.max(maxX, x[i]);
-            maxY = Math.max(maxY, y[i]);
+            for (double[] y : ys) {
+                maxY = Math.max(maxY, y[i]);
+            }
         }
         maxY = maxY <= 1e-9 ? 1 : niceCeiling(maxY);
         StringBuilder b = new StringBuilder();
@@ -99,14 +127,16 @@ public final class HtmlFormat implements ReportFormat {
         }
         b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">0 s</text><text x=\"%d\" y=\"%d\" "
                 + "text-anchor=\"end\">%s s</text>", left, h - 8, w - right, h - 8, Rows.num(maxX)));
-        StringBuilder pts = new StringBuilder();
-        for (int i = 0; i < x.length; i++) {
-            pts.append(String.format(Locale.ROOT, "%s%.1f,%.1f", i == 0 ? "M" : " L", left + pw * x[i] / maxX,
-                    top + ph - ph * y[i] / maxY));
+        for (int k = 0; k < ys.length; k++) {
+            StringBuilder pts = new StringBuilder();
+            for (int i = 0; i < x.length; i++) {
+                pts.append(String.format(Locale.ROOT, "%s%.1f,%.1f", i == 0 ? "M" : " L", left + pw * x[i] / maxX,
+                        top + ph - ph * ys[k][i] / maxY));
+            }
+            b.append("<path class=\"series\" data-points=\"").append(x.length).append("\" fill=\"none\" stroke=\"")
+                    .append(colors[k % colors.length]).append("\" stroke-width=\"2\" d=\"").append(pts).append("\"/>");
         }
-        b.append("<path class=\"series\" data-points=\"").append(x.length).append("\" fill=\"none\" stroke=\"")
-                .append(color)
-                .append("\" stroke-width=\"2\" d=\"").append(pts).append("\"/></svg>\n");
+        b.append("</svg>\n");
         return b.toString();
     }
 

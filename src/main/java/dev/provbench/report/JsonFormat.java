@@ -10,9 +10,6 @@ public final class JsonFormat implements ReportFormat {
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    public String name() {
-        return "json";
-    }
 
     public String render(RunReport report) {
         try {

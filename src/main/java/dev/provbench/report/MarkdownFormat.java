@@ -4,9 +4,6 @@ import java.util.List;
 
 /** A Markdown summary, e.g. for a CI job summary or a results page. */
 public final class MarkdownFormat implements ReportFormat {
-    public String name() {
-        return "markdown";
-    }
 
     private static String cell(String s) {
         return s.replace("|", "\\|");

@@ -1,8 +1,6 @@
 package dev.provbench.report;
 
-/** One way of writing a {@link RunReport}. Add a format by adding an implementation to {@link Formats}. */
+/** One way of writing a {@link RunReport}; each is listed in {@link Format}. */
 public interface ReportFormat {
-    String name();
-
     String render(RunReport report);
 }

@@ -37,34 +37,56 @@ final class Rows {
         return b.toString();
     }
 
+    static String bytes(Long b) {
+        return b == null ? "-" : String.format(Locale.ROOT, "%.0f MiB", b / 1048576.0);
+    }
+
+    static String resources(RunReport.Resources x) {
+        return (x.cpuCoresWindow() == null ? "cpu -" : "cpu " + num(x.cpuCoresWindow()) + " cores") + " (idle "
+                + (x.cpuCoresIdle() == null ? "-" : num(x.cpuCoresIdle())) + "), "
+                + (x.cpuSecondsPerOp() == null ? "-" : num(x.cpuSecondsPerOp() * 1000)) + " ms/op, rss idle "
+                + bytes(x.rssBytesIdle()) + " peak " + bytes(x.rssBytesPeak())
+                + (x.resets() == null ? "" : ", resets: " + x.resets()) + (x.note() == null ? "" : " — " + x.note());
+    }
+
     static List<Row> of(RunReport r) {
         List<Row> rows = new ArrayList<>();
         RunReport.Config c = r.config();
         rows.add(new Row("run", "id", r.runId() + " (" + r.mode() + ")"));
         rows.add(new Row("run", "tool", r.tool().name() + " " + r.tool().version()));
         rows.add(new Row("run", "config", c.threads() + " workers, " + (c.cycles() != null ? c.cycles() + " cycles"
-                : c.duration()) + ", storage class " + c.storageClass() + ", " + c.size() + " " + c.accessMode()
-                + ", wait " + c.waitMode() + ", client qps/burst " + (c.qps() < 0 ? "unlimited" : num(c.qps()) + "/"
-                + c.burst())));
+                : c.duration()) + " window after warm-up " + c.warmup() + ", storage class " + c.storageClass() + ", "
+                + c.size() + " " + c.accessMode() + ", wait " + c.waitMode() + ", client qps/burst " + (c.qps() < 0
+                ? "unlimited" : num(c.qps()) + "/" + c.burst())));
         if (c.provisionerQps() != null) {
             rows.add(new Row("run", "stand-in provisioner", "qps/burst " + (c.provisionerQps() < 0 ? "unlimited"
                     : num(c.provisionerQps()) + "/" + c.provisionerBurst()) + ", PV reads by " + c.provisionerReads()));
         }
-        rows.add(new Row("run", "window", r.window().start() + " → " + r.window().end() + " (" + num(r.window()
-                .seconds()) + " s)"));
+        RunReport.Window w = r.window();
+        rows.add(new Row("window", "measured", w.start() + " → " + w.end() + " (" + num(w.seconds()) + " s, after "
+                + num(w.warmupSeconds()) + " s warm-up" + (w.warmupCapped() ? ", capped" : "") + ")"));
+        rows.add(new Row("window", "steady state", (w.steady() ? "yes" : "NO") + " — " + w.verdict()));
         RunReport.Ops o = r.ops();
         rows.add(new Row("ops", "creates / deletes", o.creates() + " / " + o.deletes()));
         rows.add(new Row("ops", "ops/s (creates+deletes)", num(o.opsPerSecond())));
         rows.add(new Row("ops", "cycles/s", num(o.cyclesPerSecond())));
         rows.add(new Row("ops", "failures", o.failures() + (o.failures() > 0 ? " (" + map(o.failuresByCause())
-                + ")" : "")));
-        rows.add(new Row("ops", "in flight at end / completed after", o.inFlightAtEnd() + " / "
+                + ")" : "") + (o.failuresOutsideWindow() > 0 ? "; " + o.failuresOutsideWindow()
+                + " outside the window" : "")));
+        rows.add(new Row("ops", "in flight at start / end", o.inFlightAtStart() + " / " + o.inFlightAtEnd()));
+        rows.add(new Row("ops", "completed in warm-up / after", o.completedInWarmup() + " / "
                 + o.completedAfterWindow()));
-        rows.add(new Row("latency", "create (to Bound)", lat(r.latency().create())));
-        rows.add(new Row("latency", "delete (to PV gone)", lat(r.latency().delete())));
+        RunReport.Latencies l = r.latency();
+        rows.add(new Row("latency", "create pipeline (sent → Bound)", lat(l.create().pipeline())));
+        rows.add(new Row("latency", "delete pipeline (sent → PV gone)", lat(l.delete().pipeline())));
+        rows.add(new Row("latency", "create queue (client limiter)", lat(l.create().queue())));
+        rows.add(new Row("latency", "delete queue (client limiter)", lat(l.delete().queue())));
+        rows.add(new Row("latency", "create total", lat(l.create().total())));
+        rows.add(new Row("latency", "delete total", lat(l.delete().total())));
         RunReport.Requests q = r.requests();
         rows.add(new Row("requests", "total", q.total() + (q.perOp() == null ? "" : " (" + num(q.perOp())
-                + " per op)")));
+                + " per op)") + (q.totalIncludingCleanup() == null ? "" : "; " + q.totalIncludingCleanup()
+                + " including warm-up, drain and cleanup")));
         rows.add(new Row("requests", "by verb", map(q.byVerb())));
         rows.add(new Row("requests", "by code", map(q.byCode())));
         RunReport.Throttling t = r.throttling();
@@ -95,6 +117,9 @@ final class Rows {
                 rows.add(new Row("provisioner", "note", p.note()));
             }
         }
+        if (r.resources() != null) {
+            r.resources().forEach((name, x) -> rows.add(new Row("resources", name, resources(x))));
+        }
         if (r.cleanup() != null) {
             rows.add(new Row("cleanup", "claims deleted / left over", r.cleanup().deletedClaims() + " / "
                     + (r.cleanup().leftover().isEmpty() ? "none" : String.join(", ", r.cleanup().leftover()))));
@@ -104,6 +129,9 @@ final class Rows {
                 rows.add(new Row("thresholds", th.name(), (th.passed() ? "PASS " : "FAIL ") + num(th.actual())
                         + " (limit " + num(th.limit()) + ")"));
             }
+        }
+        if (r.warnings() != null) {
+            r.warnings().forEach(x -> rows.add(new Row("warnings", "!", x)));
         }
         return rows;
     }

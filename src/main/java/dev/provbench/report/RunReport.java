@@ -8,43 +8,81 @@ import java.util.Map;
 
 /**
  * The result of one load run. Its JSON form is versioned by {@link #schemaVersion}: names are only ever
- * added within a version. Latencies are in milliseconds, rates per second.
+ * added within a version. Latencies are in milliseconds, rates per second. Every count covers the
+ * measurement window ({@link Window}) unless its name says otherwise; each figure's definition, and the
+ * class that computes it, is in the table in docs/load.md.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"schemaVersion", "tool", "mode", "runId", "passed", "config", "window", "ops", "latency",
-        "requests", "throttling", "driver", "provisioner", "components", "cleanup", "thresholds", "timeseries"})
+        "requests", "throttling", "driver", "provisioner", "components", "resources", "cleanup", "thresholds",
+        "warnings", "timeseries"})
 public record RunReport(int schemaVersion, Tool tool, String mode, String runId, Boolean passed, Config config,
                         Window window, Ops ops, Latencies latency, Requests requests, Throttling throttling,
                         Driver driver, Provisioner provisioner, Map<String, Requests> components,
-                        Cleanup cleanup, List<Threshold> thresholds, List<Interval> timeseries) {
+                        Map<String, Resources> resources, Cleanup cleanup, List<Threshold> thresholds,
+                        List<String> warnings, List<Interval> timeseries) {
 
-    public static final int SCHEMA_VERSION = 1;
+    public static final int SCHEMA_VERSION = 2;
 
     public record Tool(String name, String version) {
     }
 
-    public record Config(int threads, String duration, Long cycles, String opTimeout, String namespace,
-                         String storageClass, String size, String accessMode, String waitMode, double qps,
-                         int burst, Double provisionerQps, Integer provisionerBurst, String provisionerReads) {
+    public record Config(int threads, String duration, Long cycles, String warmup, String warmupMax,
+                         String opTimeout, String namespace, String storageClass, String size, String accessMode,
+                         String waitMode, double qps, int burst, String interval, Double provisionerQps,
+                         Integer provisionerBurst, String provisionerReads) {
     }
 
-    public record Window(String start, String end, double seconds) {
+    /**
+     * The measurement window and the verdict on it.
+     *
+     * @param warmupSeconds         run start → window start
+     * @param warmupCapped          the auto warm-up hit {@code --warmup-max} before every worker ended a cycle
+     * @param seconds               window start → window end
+     * @param steady                false when the ops/s trend over the window's intervals is significant (its
+     *                              95 % interval excludes 0) and amounts to more than 10 % over the window, or
+     *                              when there are too few intervals to tell
+     * @param trendPercentPerMinute least-squares slope of per-interval ops/s, % of their mean per minute
+     * @param trendCi95             that slope's 95 % confidence interval, same unit
+     * @param cv                    coefficient of variation of the per-interval ops/s
+     * @param intervals             whole intervals inside the window that the verdict used
+     * @param verdict               one line saying why
+     */
+    public record Window(String start, String end, double warmupSeconds, boolean warmupCapped, double seconds,
+                         boolean steady, Double trendPercentPerMinute, List<Double> trendCi95, Double cv,
+                         int intervals, String verdict) {
     }
 
-    /** @param opsPerSecond creates + deletes per second over the window */
+    /**
+     * @param opsPerSecond          (creates + deletes) / window seconds
+     * @param cyclesPerSecond       cycles that ended with their delete in the window / window seconds
+     * @param failuresOutsideWindow failed ops in warm-up or drain (in the time series, not in failures)
+     */
     public record Ops(long creates, long deletes, long failures, Map<String, Long> failuresByCause,
-                      double opsPerSecond, double cyclesPerSecond, long inFlightAtEnd, long completedAfterWindow) {
+                      double opsPerSecond, double cyclesPerSecond, long inFlightAtStart, long inFlightAtEnd,
+                      long completedInWarmup, long completedAfterWindow, long failuresOutsideWindow) {
     }
 
     public record Latency(long count, double mean, double p50, double p90, double p99, double p999, double max) {
     }
 
-    public record Latencies(Latency create, Latency delete) {
+    /**
+     * @param queue    the op's request waiting for a token of provbench's own limiter
+     * @param pipeline request sent → outcome seen (create: Bound; delete: PV gone)
+     * @param total    both: the op's whole time as a worker sees it
+     */
+    public record OpLatency(Latency pipeline, Latency queue, Latency total) {
     }
 
-    /** @param perOp requests per completed create or delete */
+    public record Latencies(OpLatency create, OpLatency delete) {
+    }
+
+    /**
+     * @param perOp                  requests in the window / ops (creates + deletes) in the window
+     * @param totalIncludingCleanup  every attempt from the client's creation to the end of cleanup
+     */
     public record Requests(long total, Map<String, Long> byVerb, Map<String, Long> byVerbResource,
-                           Map<String, Long> byCode, Double perOp) {
+                           Map<String, Long> byCode, Double perOp, Long totalIncludingCleanup) {
     }
 
     public record Throttling(long throttled, long over50ms, long over1s, double waitSeconds, double waitP50Ms,
@@ -57,11 +95,24 @@ public record RunReport(int schemaVersion, Tool tool, String mode, String runId,
      * (csi-provisioner repeats DeleteVolume until the PV is gone). {@code source} says how they were read.
      */
     public record Driver(Long createVolume, Long deleteVolume, Long createVolumeCalls, Long deleteVolumeCalls,
-                         String source) {
+                         String source, Integer resets) {
     }
 
     public record Provisioner(Long throttlingLines, String logSource, Map<String, Double> metrics,
                               String metricsSource, String note) {
+    }
+
+    /**
+     * What one component of the pipeline cost.
+     *
+     * @param cpuCoresIdle    CPU seconds per second in the idle sample before the first request
+     * @param cpuCoresWindow  CPU seconds per second over the window
+     * @param cpuSecondsPerOp CPU seconds in the window / ops in the window
+     * @param rssBytesIdle    resident memory in the idle sample
+     * @param rssBytesPeak    the largest resident memory sampled (once a second) from start to finish
+     */
+    public record Resources(Double cpuCoresIdle, Double cpuCoresWindow, Double cpuSecondsPerOp, Long rssBytesIdle,
+                            Long rssBytesPeak, String source, Integer resets, String note) {
     }
 
     public record Cleanup(long deletedClaims, List<String> leftover) {
@@ -70,8 +121,14 @@ public record RunReport(int schemaVersion, Tool tool, String mode, String runId,
     public record Threshold(String name, double limit, double actual, boolean passed) {
     }
 
-    /** One interval of the time series; {@code t} is seconds since the window start at the interval's end. */
-    public record Interval(double t, long creates, long deletes, long failures, double opsPerSecond,
-                           long throttled) {
+    /**
+     * One interval of the time series: a grid of {@code config.interval} from the run start, in every phase.
+     *
+     * @param t        seconds from the run start at the interval's end
+     * @param phase    warmup, window, drain, or a mix such as warmup+window for an interval the window edge cuts
+     * @param cpuCores CPU seconds per second of each component in this interval
+     */
+    public record Interval(double t, String phase, long creates, long deletes, long failures, double opsPerSecond,
+                           long throttled, Map<String, Double> cpuCores) {
     }
 }

@@ -4,9 +4,6 @@ import java.util.List;
 
 /** The human table printed by default. */
 public final class TableFormat implements ReportFormat {
-    public String name() {
-        return "table";
-    }
 
     public String render(RunReport report) {
         List<Rows.Row> rows = Rows.of(report);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.provbench.kube.RequestStats;
 import dev.provbench.load.LoadRun;
 import dev.provbench.load.OpLog;
+import dev.provbench.load.RunWindow;
 import dev.provbench.report.ReportBuilder;
 import dev.provbench.report.RunReport;
 
@@ -15,7 +16,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * One load run's life: pending → running → succeeded | failed | aborted, what it is doing now, and its
- * report once it has ended. Its id is also the value of the run's label on every claim it creates.
+ * report once it has ended. Its id is also the value of the run's label on every claim it creates. The live
+ * figures here are the ones the CLI's progress line, the REST API and the live page show (the page does not
+ * compute any); their rates go through {@link RunWindow#rate}.
  */
 public final class RunExecution {
     public enum State {
@@ -30,19 +33,35 @@ public final class RunExecution {
         }
     }
 
-    /** A point of the live series: seconds since the window start, cumulative ops and throttled requests. */
-    public record Sample(double t, long ops, long failures, long throttled) {
+    /**
+     * A point of the live series, once a second.
+     *
+     * @param t            seconds since the run start
+     * @param ops          ops completed since the run start, every phase
+     * @param opsPerSecond ops over the {@link #RECENT_SECONDS} before this point
+     * @param throttled    provbench's throttled requests since its client was created
+     */
+    public record Sample(double t, String phase, long ops, double opsPerSecond, long failures, long throttled) {
     }
 
-    /** What a run is doing now (all counts cumulative over the window so far). */
+    /**
+     * What a run is doing now. Counts ({@code creates}, {@code deletes}, {@code failures}) and
+     * {@code opsPerSecond} cover the window so far (0 / null during warm-up); {@code recentOpsPerSecond} the
+     * last {@link #RECENT_SECONDS} in any phase; requests and throttling since the client was created.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Progress(double elapsedSeconds, Double plannedSeconds, Long plannedCycles, long creates,
-                           long deletes, long failures, long inFlight, double opsPerSecond,
-                           double recentOpsPerSecond, long requests, long throttled, double throttleWaitSeconds,
-                           List<Sample> samples) {
+    public record Progress(String phase, double elapsedSeconds, Double warmupSeconds, double windowSeconds,
+                           Double plannedSeconds, Long plannedCycles, long creates, long deletes, long failures,
+                           long inFlight, Double opsPerSecond, double recentOpsPerSecond, long requests,
+                           long throttled, double throttleWaitSeconds, List<Sample> samples) {
     }
 
+    /** The span of {@code recentOpsPerSecond}. */
+    public static final int RECENT_SECONDS = 5;
     private static final int MAX_SAMPLES = 1200;
+
+    private record Raw(long nanos, long ops) {
+    }
 
     private final String id;
     private final RunRequest.Checked checked;
@@ -57,6 +76,7 @@ public final class RunExecution {
     private volatile int exitCode = -1;
     private volatile boolean abortRequested;
     private final List<Sample> samples = new ArrayList<>();
+    private final List<Raw> recent = new ArrayList<>();
 
     public RunExecution(RunRequest.Checked checked) {
         this.id = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextInt());
@@ -150,19 +170,32 @@ public final class RunExecution {
     void sample() {
         LoadRun r = run;
         RequestStats s = stats;
-        if (r == null || r.log() == null || s == null) {
+        OpLog log = r == null ? null : r.log();
+        if (log == null || s == null) {
             return;
         }
-        OpLog log = r.log();
-        double t = (System.nanoTime() - log.startNanos()) / 1e9;
+        long now = System.nanoTime();
+        long ops = log.completions();
         synchronized (samples) {
-            samples.add(new Sample(ReportBuilder.round(t), log.creates() + log.deletes(), log.failures(),
-                    s.throttled()));
+            recent.add(new Raw(now, ops));
+            while (recent.size() > 2 && now - recent.get(1).nanos() >= RECENT_SECONDS * 1_000_000_000L) {
+                recent.remove(0);
+            }
+            Raw from = recent.get(0);
+            samples.add(new Sample(ReportBuilder.round((now - log.runStartNanos()) / 1e9), r.phase().json(), ops,
+                    ReportBuilder.round(RunWindow.rate(ops - from.ops(), from.nanos(), now)), log.counts().failures()
+                    + log.counts().failuresOutsideWindow(), s.throttled()));
             if (samples.size() > MAX_SAMPLES) { // keep the whole run at half the resolution
                 for (int i = samples.size() - 2; i > 0; i -= 2) {
                     samples.remove(i);
                 }
             }
+        }
+    }
+
+    private double recentRate() {
+        synchronized (samples) {
+            return samples.isEmpty() ? 0 : samples.get(samples.size() - 1).opsPerSecond();
         }
     }
 
@@ -174,40 +207,29 @@ public final class RunExecution {
         synchronized (samples) {
             copy = List.copyOf(samples);
         }
-        if (r == null || r.log() == null || s == null) {
-            if (report == null) {
-                return null;
-            }
-            RunReport.Ops o = report.ops();
-            return new Progress(report.window().seconds(), planned(), plannedCycles(), o.creates(), o.deletes(),
-                    o.failures(), o.inFlightAtEnd(), o.opsPerSecond(), recent(copy), report.requests().total(),
-                    report.throttling().throttled(), report.throttling().waitSeconds(), copy);
+        OpLog log = r == null ? null : r.log();
+        if (log == null || s == null) {
+            return report == null ? null : fromReport(copy);
         }
-        OpLog log = r.log();
-        double elapsed = (System.nanoTime() - log.startNanos()) / 1e9;
-        if (checked.config().cycles() == 0) {
-            elapsed = Math.min(elapsed, checked.config().duration().toNanos() / 1e9);
-        }
-        long ops = log.creates() + log.deletes();
-        return new Progress(ReportBuilder.round(elapsed), planned(), plannedCycles(), log.creates(), log.deletes(),
-                log.failures(), log.inFlight(), ReportBuilder.round(ops / Math.max(elapsed, 1e-9)), recent(copy),
+        long now = System.nanoTime();
+        RunWindow w = log.window();
+        OpLog.Counts c = log.counts();
+        double windowSeconds = w.opened() ? (Math.min(now, w.windowEndNanos()) - w.windowStartNanos()) / 1e9 : 0;
+        Double rate = w.opened() ? ReportBuilder.round(RunWindow.rate(c.creates() + c.deletes(), w.windowStartNanos(),
+                Math.min(now, w.windowEndNanos()))) : null;
+        return new Progress(r.phase().json(), ReportBuilder.round((now - w.runStartNanos()) / 1e9),
+                w.opened() ? ReportBuilder.round(w.warmupSeconds()) : null, ReportBuilder.round(windowSeconds),
+                planned(), plannedCycles(), c.creates(), c.deletes(), c.failures(), log.inFlight(), rate, recentRate(),
                 s.total(), s.throttled(), ReportBuilder.round(s.waitSeconds()), copy);
     }
 
-    /** ops/s over the last 5 s of samples. */
-    private static double recent(List<Sample> samples) {
-        if (samples.size() < 2) {
-            return 0;
-        }
-        Sample last = samples.get(samples.size() - 1);
-        Sample from = samples.get(0);
-        for (int i = samples.size() - 2; i >= 0; i--) {
-            from = samples.get(i);
-            if (last.t() - from.t() >= 5) {
-                break;
-            }
-        }
-        return last.t() > from.t() ? ReportBuilder.round((last.ops() - from.ops()) / (last.t() - from.t())) : 0;
+    private Progress fromReport(List<Sample> copy) {
+        RunReport.Ops o = report.ops();
+        return new Progress("done", ReportBuilder.round(report.window().warmupSeconds() + report.window().seconds()),
+                report.window().warmupSeconds(), report.window().seconds(), planned(), plannedCycles(), o.creates(),
+                o.deletes(), o.failures(), o.inFlightAtEnd(), o.opsPerSecond(), recentRate(),
+                report.requests().totalIncludingCleanup(), copy.isEmpty() ? report.throttling().throttled()
+                : copy.get(copy.size() - 1).throttled(), report.throttling().waitSeconds(), copy);
     }
 
     private Double planned() {
@@ -224,9 +246,10 @@ public final class RunExecution {
         if (p == null) {
             return null;
         }
-        return String.format(java.util.Locale.ROOT, "[%6.0fs] creates %d  deletes %d  failures %d  ops/s %.2f "
-                        + "(overall %.2f)  in flight %d  requests %d  throttled %d", p.elapsedSeconds(), p.creates(),
-                p.deletes(), p.failures(), p.recentOpsPerSecond(), p.opsPerSecond(), p.inFlight(), p.requests(),
-                p.throttled());
+        return String.format(java.util.Locale.ROOT, "[%6.0fs %-7s] creates %d  deletes %d  failures %d  ops/s %.2f "
+                        + "(window %s)  in flight %d  requests %d  throttled %d", p.elapsedSeconds(), p.phase(),
+                p.creates(), p.deletes(), p.failures(), p.recentOpsPerSecond(),
+                p.opsPerSecond() == null ? "not open" : String.format(java.util.Locale.ROOT, "%.2f", p.opsPerSecond()),
+                p.inFlight(), p.requests(), p.throttled());
     }
 }

@@ -1,54 +1,142 @@
 package dev.provbench.run;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.provbench.kube.RateLimiter;
 import dev.provbench.load.RunConfig;
 import dev.provbench.local.LocalCluster;
+import dev.provbench.local.StandInControllers;
 import dev.provbench.report.ReportBuilder;
 import dev.provbench.util.Durations;
 import io.fabric8.kubernetes.api.model.Quantity;
+import picocli.CommandLine.Option;
 
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Everything a load run can be told, whether it comes from {@code provbench run}'s flags or as JSON to
- * {@code POST /api/runs}. Field names are the JSON names; the flag is the same name in kebab case
- * ({@code opTimeout} ↔ {@code --op-timeout}). Defaults are those of {@code provbench run}.
+ * Every option of a load run — the single definition. {@code provbench run} binds its flags to these fields
+ * (a picocli mixin: the {@code @Option} annotations), {@code POST /api/runs} reads them as JSON; the field
+ * name is the JSON name and the flag is the same name in kebab case ({@code opTimeout} ↔ {@code --op-timeout}).
+ * Defaults are the fields' initial values; {@link #ENVIRONMENT} fills some from the environment; {@link #check()}
+ * validates everything before anything starts.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class RunRequest {
+    @Option(names = "--local", description = "Run everything in this JVM: an in-memory Kubernetes API, the mock "
+            + "driver on a unix socket, a stand-in PV controller and csi-provisioner.")
     public boolean local;
+
+    @Option(names = "--threads", description = "Workers (default ${DEFAULT-VALUE}).")
     public int threads = 64;
+
+    @Option(names = "--duration", description = "Length of the measured window, after the warm-up "
+            + "(default ${DEFAULT-VALUE}).")
     public String duration = "5m";
+
+    @Option(names = "--warmup", description = "auto (default: the window opens once every worker has completed "
+            + "one cycle), a duration such as 45s, or 0. With --cycles, auto means 0.")
+    public String warmup = "auto";
+
+    @Option(names = "--warmup-max", description = "Cap of the auto warm-up; past it the window opens anyway and "
+            + "the report says so (default ${DEFAULT-VALUE}).")
+    public String warmupMax = "5m";
+
+    @Option(names = "--cycles", description = "End the window after this many create/delete cycles instead of a "
+            + "duration.")
     public Long cycles;
+
+    @Option(names = "--op-timeout", description = "Timeout of one create or delete (default ${DEFAULT-VALUE}).")
     public String opTimeout = "2m";
+
     /** null = $PROVBENCH_NAMESPACE, else "default" */
+    @Option(names = "--namespace", description = "Namespace of the PVCs (default $PROVBENCH_NAMESPACE, else "
+            + "default).")
     public String namespace;
+
+    @Option(names = "--kubeconfig", description = "Kubeconfig file (default: $KUBECONFIG, ~/.kube/config, "
+            + "in-cluster).")
     public String kubeconfig;
+
+    @Option(names = "--storage-class", description = "StorageClass of the PVCs (required unless --local; default "
+            + "$PROVBENCH_STORAGE_CLASS).")
     public String storageClass;
+
+    @Option(names = "--size", description = "Requested size (default ${DEFAULT-VALUE}).")
     public String size = "1Gi";
+
+    @Option(names = "--access-mode", description = "ReadWriteOnce, ReadOnlyMany, ReadWriteMany or "
+            + "ReadWriteOncePod (default ${DEFAULT-VALUE}).")
     public String accessMode = "ReadWriteOnce";
-    public String waitMode = "informer";
-    public double qps = 5;
-    public int burst = 10;
-    public double localProvisionerQps = 5;
-    public int localProvisionerBurst = 10;
-    public String localProvisionerReads = "lister";
+
+    @Option(names = "--wait-mode", description = "informer (default) or poll (GETs, only to measure the "
+            + "difference).")
+    public RunConfig.WaitMode waitMode = RunConfig.WaitMode.INFORMER;
+
+    @Option(names = "--qps", description = "Client QPS; 0 = client-go's default, negative disables the limiter "
+            + "(default ${DEFAULT-VALUE}).")
+    public double qps = RateLimiter.DEFAULT_QPS;
+
+    @Option(names = "--burst", description = "Client burst (default ${DEFAULT-VALUE}).")
+    public int burst = RateLimiter.DEFAULT_BURST;
+
+    @Option(names = "--local-provisioner-qps", description = "--local: the stand-in provisioner's QPS; negative "
+            + "= unlimited (default ${DEFAULT-VALUE}).")
+    public double localProvisionerQps = RateLimiter.DEFAULT_QPS;
+
+    @Option(names = "--local-provisioner-burst", description = "--local: the stand-in provisioner's burst "
+            + "(default ${DEFAULT-VALUE}).")
+    public int localProvisionerBurst = RateLimiter.DEFAULT_BURST;
+
+    @Option(names = "--local-provisioner-reads", description = "--local: how the stand-in reads PVs: lister "
+            + "(default) or get.")
+    public StandInControllers.Reads localProvisionerReads = StandInControllers.Reads.LISTER;
+
+    @Option(names = "--interval", description = "Progress and time-series interval (default ${DEFAULT-VALUE}).")
     public String interval = "10s";
+
+    @Option(names = "--min-ops-per-sec", description = "Fail (exit 1) below this many ops/s.")
     public Double minOpsPerSec;
+
+    @Option(names = "--max-failures", description = "Fail (exit 1) above this many failed operations.")
     public Long maxFailures;
+
+    @Option(names = "--max-p99", description = "Fail (exit 1) if the create or delete total p99 exceeds this, "
+            + "e.g. 30s.")
     public String maxP99;
+
+    @Option(names = "--provisioner-log", description = "csi-provisioner's log file: count throttling lines in the "
+            + "window (default $PROVBENCH_PROVISIONER_LOG).")
     public String provisionerLog;
+
+    @Option(names = "--provisioner-pod", description = "NAMESPACE/LABEL-SELECTOR of csi-provisioner's pod(s): "
+            + "count throttling lines in their logs (default $PROVBENCH_PROVISIONER_POD).")
     public String provisionerPod;
+
+    @Option(names = "--provisioner-container", description = "Container for --provisioner-pod (default "
+            + "${DEFAULT-VALUE}).")
     public String provisionerContainer = "csi-provisioner";
+
+    @Option(names = "--provisioner-metrics", description = "csi-provisioner's metrics URL: its CSI calls and its "
+            + "CPU and memory (default $PROVBENCH_PROVISIONER_METRICS).")
     public String provisionerMetrics;
+
+    @Option(names = "--audit-log", description = "kube-apiserver's JSON audit log: API calls per operation by "
+            + "component in the window (default $PROVBENCH_AUDIT_LOG).")
     public String auditLog;
+
+    @Option(names = "--driver-url", description = "HTTP base URL of a provbench driver in another process: its "
+            + "volume counts, CPU and memory (default $PROVBENCH_DRIVER_URL).")
     public String driverUrl;
+
+    @Option(names = "--processes", description = "NAME=PID,… of processes on this machine whose CPU and memory "
+            + "the report shows under resources, e.g. kube-apiserver=1234 (default $PROVBENCH_PROCESSES).")
+    public String processes;
 
     /** A field with a bad value; {@link #field} is the JSON name. */
     public static final class Invalid extends RuntimeException {
@@ -73,10 +161,10 @@ public class RunRequest {
         }
     }
 
-    /** A checked request: what the load run, the evidence collectors and the thresholds need. */
+    /** A checked request: what the load run, the measurements and the thresholds need. */
     public record Checked(RunRequest request, RunConfig config, ReportBuilder.Slo slo, Path kubeconfig,
                           Path provisionerLog, String provisionerPodNamespace, String provisionerPodSelector,
-                          URI provisionerMetrics, Path auditLog, URI driverUrl) {
+                          URI provisionerMetrics, Path auditLog, URI driverUrl, Map<String, Long> processes) {
     }
 
     /**
@@ -90,7 +178,8 @@ public class RunRequest {
             "provisionerMetrics", "PROVBENCH_PROVISIONER_METRICS",
             "provisionerPod", "PROVBENCH_PROVISIONER_POD",
             "auditLog", "PROVBENCH_AUDIT_LOG",
-            "driverUrl", "PROVBENCH_DRIVER_URL");
+            "driverUrl", "PROVBENCH_DRIVER_URL",
+            "processes", "PROVBENCH_PROCESSES");
 
     /** Fills unset fields from {@link #ENVIRONMENT} (not for a local run). */
     public RunRequest withEnvironmentDefaults(Map<String, String> env) {
@@ -106,6 +195,7 @@ public class RunRequest {
         }
         auditLog = orEnv(auditLog, env, "auditLog");
         driverUrl = orEnv(driverUrl, env, "driverUrl");
+        processes = orEnv(processes, env, "processes");
         return this;
     }
 
@@ -118,17 +208,17 @@ public class RunRequest {
         return new Invalid(field, message);
     }
 
-    private static Duration positive(String field, String value) {
+    private static Duration duration(String field, String value, boolean zeroAllowed) {
         if (value == null) {
             throw bad(field, "is required");
         }
         try {
             Duration d = Durations.parse(value);
-            if (d.isZero() || d.isNegative()) {
-                throw bad(field, "must be greater than 0");
+            if (d.isNegative() || d.isZero() && !zeroAllowed) {
+                throw bad(field, zeroAllowed ? "must not be negative" : "must be greater than 0");
             }
             return d;
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | ArithmeticException e) {
             throw bad(field, e.getMessage());
         }
     }
@@ -171,17 +261,35 @@ public class RunRequest {
         }
     }
 
+    private static Map<String, Long> processes(String value) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        if (value == null || value.isBlank()) {
+            return out;
+        }
+        for (String part : value.split(",")) {
+            String[] kv = part.trim().split("=", 2);
+            if (kv.length != 2 || !kv[0].matches("[A-Za-z0-9][-A-Za-z0-9_.]{0,62}") || !kv[1].matches("[0-9]{1,9}")) {
+                throw bad("processes", "'" + part.trim() + "' is not NAME=PID");
+            }
+            out.put(kv[0], Long.parseLong(kv[1]));
+        }
+        return out;
+    }
+
     /** Checks every field before anything starts; the first bad one is thrown, named. */
     public Checked check() {
         if (threads < 1) {
             throw bad("threads", "must be at least 1");
         }
-        Duration d = positive("duration", duration);
+        Duration d = duration("duration", duration, false);
         if (cycles != null && cycles < 1) {
             throw bad("cycles", "must be at least 1");
         }
-        Duration timeout = positive("opTimeout", opTimeout);
-        Duration step = positive("interval", interval);
+        Duration warm = "auto".equals(warmup) ? (cycles != null ? Duration.ZERO : null)
+                : duration("warmup", warmup, true);
+        Duration warmMax = duration("warmupMax", warmupMax, false);
+        Duration timeout = duration("opTimeout", opTimeout, false);
+        Duration step = duration("interval", interval, false);
         if (namespace == null) {
             namespace = "default";
         }
@@ -202,19 +310,14 @@ public class RunRequest {
             throw bad("accessMode", "'" + accessMode + "' is not one of ReadWriteOnce, ReadOnlyMany, "
                     + "ReadWriteMany, ReadWriteOncePod");
         }
-        RunConfig.WaitMode mode;
-        if ("informer".equals(waitMode)) {
-            mode = RunConfig.WaitMode.INFORMER;
-        } else if ("poll".equals(waitMode)) {
-            mode = RunConfig.WaitMode.POLL;
-        } else {
-            throw bad("waitMode", "'" + waitMode + "' is not informer or poll");
+        if (waitMode == null) {
+            throw bad("waitMode", "is required");
         }
         rate("qps", qps, "burst", burst);
         if (local) {
             rate("localProvisionerQps", localProvisionerQps, "localProvisionerBurst", localProvisionerBurst);
-            if (!List.of("lister", "get").contains(localProvisionerReads)) {
-                throw bad("localProvisionerReads", "'" + localProvisionerReads + "' is not lister or get");
+            if (localProvisionerReads == null) {
+                throw bad("localProvisionerReads", "is required");
             }
         }
         if (minOpsPerSec != null && (minOpsPerSec < 0 || minOpsPerSec.isNaN())) {
@@ -223,7 +326,7 @@ public class RunRequest {
         if (maxFailures != null && maxFailures < 0) {
             throw bad("maxFailures", "must not be negative");
         }
-        Double p99 = maxP99 == null ? null : positive("maxP99", maxP99).toNanos() / 1e6;
+        Double p99 = maxP99 == null ? null : duration("maxP99", maxP99, false).toNanos() / 1e6;
         Path log = readable("provisionerLog", provisionerLog);
         String podNs = null;
         String podSelector = null;
@@ -241,9 +344,11 @@ public class RunRequest {
         URI driver = httpUrl("driverUrl", driverUrl);
         Path audit = readable("auditLog", auditLog);
         Path kc = readable("kubeconfig", kubeconfig);
+        Map<String, Long> procs = processes(processes);
         RunConfig cfg = new RunConfig(threads, d, cycles == null ? 0 : cycles, timeout, namespace,
-                local ? LocalCluster.STORAGE_CLASS : storageClass, size, accessMode, mode, qps, burst, step);
+                local ? LocalCluster.STORAGE_CLASS : storageClass, size, accessMode, waitMode, qps, burst, step,
+                warm, warmMax);
         return new Checked(this, cfg, new ReportBuilder.Slo(minOpsPerSec, maxFailures, p99), kc, log, podNs,
-                podSelector, metrics, audit, driver);
+                podSelector, metrics, audit, driver, procs);
     }
 }

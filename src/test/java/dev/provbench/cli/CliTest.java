@@ -1,5 +1,6 @@
 package dev.provbench.cli;
 
+import dev.provbench.run.ExitCodes;
 import io.quarkus.test.junit.main.Launch;
 import io.quarkus.test.junit.main.LaunchResult;
 import io.quarkus.test.junit.main.QuarkusMainLauncher;

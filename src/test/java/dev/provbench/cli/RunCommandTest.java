@@ -31,7 +31,8 @@ class RunCommandTest {
             "--interval;0", "--min-ops-per-sec;-1", "--max-failures;-1", "--max-p99;fast",
             "--provisioner-log;/nonexistent/log", "--provisioner-pod;no-slash", "--provisioner-metrics;ftp://x",
             "--driver-url;not a url", "--kubeconfig;/nonexistent/kubeconfig", "--local-provisioner-reads;cache",
-            "--local-provisioner-burst;-3", "--out;/nonexistent-dir/report.json", "--namespace;Not_A_Namespace"})
+            "--local-provisioner-burst;-3", "--out;/nonexistent-dir/report.json", "--namespace;Not_A_Namespace",
+            "--warmup;later", "--warmup;-5s", "--warmup-max;0", "--processes;apiserver", "--processes;x=y"})
     void everyBadFlagIsExit2NamingIt(String flag, String value, QuarkusMainLauncher launcher) {
         LaunchResult r = launcher.launch("run", "--local", flag, value);
         assertEquals(2, r.exitCode(), r.getErrorOutput());
@@ -82,20 +83,51 @@ class RunCommandTest {
         assertFalse(report.requests().byVerb().containsKey("get"), report.requests().byVerb().toString());
         assertEquals(30, report.requests().byVerbResource().get("create persistentvolumeclaims"));
         assertEquals(30, report.requests().byVerbResource().get("delete persistentvolumeclaims"));
-        assertTrue(report.latency().create().count() == 30 && report.latency().create().p50() > 0);
+        assertTrue(report.latency().create().total().count() == 30 && report.latency().create().pipeline().p50() > 0);
         assertTrue(report.cleanup().leftover().isEmpty());
         assertNotNull(report.components().get("provisioner (stand-in)"));
         // the stable names scripts rely on
         JsonNode n = new ObjectMapper().readTree(json);
         for (String path : new String[]{"/ops/creates", "/ops/deletes", "/ops/failures", "/ops/opsPerSecond",
-                "/ops/cyclesPerSecond", "/window/seconds", "/latency/create/p50", "/latency/create/p999",
-                "/latency/delete/max", "/requests/total", "/requests/byVerb", "/requests/perOp",
-                "/throttling/throttled", "/throttling/over50ms", "/throttling/over1s", "/throttling/waitSeconds",
-                "/driver/createVolume", "/driver/deleteVolume", "/timeseries"}) {
+                "/ops/cyclesPerSecond", "/window/seconds", "/window/warmupSeconds", "/window/steady",
+                "/latency/create/pipeline/p50", "/latency/create/queue/p99", "/latency/create/total/p999",
+                "/latency/delete/pipeline/max", "/requests/total", "/requests/byVerb", "/requests/perOp",
+                "/requests/totalIncludingCleanup", "/throttling/throttled", "/throttling/over50ms",
+                "/throttling/over1s", "/throttling/waitSeconds", "/driver/createVolume", "/driver/deleteVolume",
+                "/resources/tool/cpuCoresIdle", "/resources/tool/cpuCoresWindow", "/resources/tool/cpuSecondsPerOp",
+                "/resources/tool/rssBytesIdle", "/resources/tool/rssBytesPeak", "/timeseries/0/phase"}) {
             assertFalse(n.at(path).isMissingNode(), path);
         }
+        assertEquals(2, n.at("/schemaVersion").asInt());
+        // one denominator for every per-op figure: the window's ops
+        assertEquals(Math.round(report.requests().total() / 60.0 * 1000) / 1000.0, report.requests().perOp());
+        report.components().values().forEach(c -> assertEquals(Math.round(c.total() / 60.0 * 1000) / 1000.0,
+                c.perOp()));
+        assertTrue(report.resources().get("tool").rssBytesPeak() > 10_000_000L);
+        // --cycles: no warm-up, so the window holds every cycle and the time series is all window
+        assertEquals(0, report.window().warmupSeconds(), 0.01);
+        assertTrue(report.timeseries().stream().allMatch(i -> i.phase().startsWith("window")),
+                report.timeseries().toString());
+        long seriesOps = report.timeseries().stream().mapToLong(i -> i.creates() + i.deletes()).sum();
+        assertEquals(60, seriesOps);
         // the JSON round trip is lossless
         assertEquals(report, JsonFormat.parse(new JsonFormat().render(report)));
+    }
+
+    @Test
+    void aWindowWithoutWarmupAtDefaultsIsNotSteady(QuarkusMainLauncher launcher, @TempDir Path dir) throws Exception {
+        Path out = dir.resolve("r.json");
+        LaunchResult r = launcher.launch("run", "--local", "--warmup", "0", "--duration", "20s", "--format", "json",
+                "--out", out.toString());
+        assertEquals(0, r.exitCode(), r.getErrorOutput());
+        RunReport report = JsonFormat.parse(Files.readString(out));
+        assertFalse(report.window().steady(), report.window().verdict());
+        assertEquals(0, report.window().warmupSeconds(), 0.01);
+        assertTrue(report.warnings().stream().anyMatch(w -> w.contains("not a steady state")), report.warnings()
+                .toString());
+        assertTrue(r.getOutput().contains("steady state") && r.getOutput().contains("NO"), r.getOutput());
+        assertTrue(r.getErrorOutput().contains("window ]") || r.getErrorOutput().contains("window]")
+                || r.getErrorOutput().contains(" window "), "progress lines name the phase: " + r.getErrorOutput());
     }
 
     @Test
@@ -119,5 +151,10 @@ class RunCommandTest {
         assertTrue(report.throttling().throttled() >= 6, "throttled " + report.throttling().throttled());
         assertTrue(report.throttling().waitSeconds() > 0);
         assertEquals(16, report.ops().creates());
+        // the tool's own limiter shows as queue time, not as pipeline time
+        RunReport.OpLatency create = report.latency().create();
+        assertTrue(create.queue().max() > 0, create.toString());
+        assertTrue(create.total().max() >= create.pipeline().max(), create.toString());
+        assertTrue(create.total().p50() >= create.queue().p50(), create.toString());
     }
 }

@@ -1,6 +1,6 @@
 package dev.provbench.evidence;
 
-import dev.provbench.report.RunReport;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,6 +13,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EvidenceTest {
     static final ZoneId UTC = ZoneId.of("UTC");
@@ -54,10 +55,9 @@ class EvidenceTest {
                         "system:kube-controller-manager", "persistentvolumeclaims", "status", 200),
                 String.format(ev, "ResponseComplete", "2026-11-30T21:00:00Z", "create", "provbench-load",
                         "persistentvolumeclaims", "", 201)) + "\n");
-        Map<String, RunReport.Requests> c = AuditLog.byComponent(log, Instant.parse("2026-11-30T20:00:00Z"),
-                Instant.parse("2026-11-30T20:01:00Z"), 2);
-        assertEquals(1, c.get("provbench (load driver)").total());
-        assertEquals(0.5, c.get("provbench (load driver)").perOp());
+        Map<String, AuditLog.Counts> c = AuditLog.byComponent(log, Instant.parse("2026-11-30T20:00:00Z"),
+                Instant.parse("2026-11-30T20:01:00Z"));
+        assertEquals(1, c.get("provbench (load driver)").requests());
         assertEquals(Map.of("create persistentvolumes", 1L), c.get("csi-provisioner").byVerbResource());
         assertEquals(Map.of("update persistentvolumeclaims/status", 1L),
                 c.get("kube-controller-manager").byVerbResource());
@@ -65,7 +65,7 @@ class EvidenceTest {
 
     @Test
     void metricsParse() {
-        Map<String, Double> m = MetricsScrape.parse(String.join("\n",
+        String text = String.join("\n",
                 "# HELP csi_sidecar_operations_seconds ...",
                 "csi_sidecar_operations_seconds_count{driver_name=\"d\",grpc_status_code=\"OK\","
                         + "method_name=\"/csi.v1.Controller/CreateVolume\"} 12",
@@ -73,11 +73,20 @@ class EvidenceTest {
                         + "method_name=\"/csi.v1.Controller/CreateVolume\"} 0.5",
                 "process_cpu_seconds_total 3.25",
                 "process_resident_memory_bytes 7.1e+07",
-                "workqueue_depth{name=\"claims\"} 4"));
-        assertEquals(12.0, m.get("csi_sidecar_operations CreateVolume OK"));
-        assertEquals(3.25, m.get("process_cpu_seconds_total"));
-        assertEquals(7.1e7, m.get("process_resident_memory_bytes"));
-        assertNull(m.get("workqueue_depth"));
-        assertEquals(3, m.size());
+                "workqueue_depth{name=\"claims\"} 4");
+        Map<String, Double> m = MetricsScrape.operations(text);
+        assertEquals(Map.of("csi_sidecar_operations CreateVolume OK", 12.0), m);
+        MetricsScrape.Process p = MetricsScrape.process(text);
+        assertEquals(3.25, p.cpuSeconds());
+        assertEquals(7.1e7, p.rssBytes());
+        assertTrue(Double.isNaN(p.startTimeSeconds()));
+        assertNull(MetricsScrape.process("process_cpu_seconds_total 1"));
+    }
+
+    @Test
+    void counterIncreaseTreatsADropAsARestart() {
+        Map<String, Double> inc = MetricsScrape.increase(Map.of("a", 10.0, "b", 50.0),
+                Map.of("a", 15.0, "b", 7.0, "c", 2.0));
+        assertEquals(Map.of("a", 5.0, "b", 7.0, "c", 2.0), inc);
     }
 }

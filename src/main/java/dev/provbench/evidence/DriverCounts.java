@@ -1,4 +1,4 @@
-package dev.provbench.load;
+package dev.provbench.evidence;
 
 /** Reads the mock driver's own count of successful CreateVolume and DeleteVolume calls. */
 public interface DriverCounts {

@@ -1,4 +1,4 @@
-package dev.provbench.cli;
+package dev.provbench.run;
 
 /** Exit codes shared by every subcommand. */
 public final class ExitCodes {

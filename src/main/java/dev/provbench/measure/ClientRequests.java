@@ -1,0 +1,72 @@
+package dev.provbench.measure;
+
+import dev.provbench.kube.RequestStats;
+import dev.provbench.load.RunWindow;
+import dev.provbench.report.ReportBuilder;
+import dev.provbench.report.RunReport;
+import dev.provbench.util.IntervalCounts;
+import org.HdrHistogram.Histogram;
+
+/**
+ * {@code requests} and {@code throttling}: the tool's own client. Counts are the difference of two
+ * snapshots read at the window's edges; {@code requests.totalIncludingCleanup} runs from the client's
+ * creation to the end of the cleanup. The time series' {@code throttled} column counts throttled requests
+ * per interval in every phase.
+ */
+public final class ClientRequests implements Measurement {
+    private final RequestStats stats;
+    private IntervalCounts throttledSeries;
+    private RequestStats.Snapshot atStart;
+    private RequestStats.Snapshot inWindow;
+    private Histogram waits;
+    private long totalAtFinish;
+
+    public ClientRequests(RequestStats stats) {
+        this.stats = stats;
+    }
+
+    @Override
+    public void runStart(RunWindow w, long stepNanos, int intervals) {
+        throttledSeries = new IntervalCounts(w.runStartNanos(), stepNanos, intervals);
+        stats.trackThrottled(throttledSeries);
+    }
+
+    @Override
+    public void windowStart(RunWindow w) {
+        atStart = stats.snapshot();
+        stats.takeWaits();
+    }
+
+    @Override
+    public void windowEnd(RunWindow w) {
+        inWindow = stats.snapshot().minus(atStart);
+        waits = stats.takeWaits();
+    }
+
+    @Override
+    public void finish(RunWindow w) {
+        totalAtFinish = stats.total();
+        stats.trackThrottled(null);
+    }
+
+    @Override
+    public void report(ReportDraft d) {
+        RequestStats.Snapshot s = inWindow;
+        boolean any = waits.getTotalCount() > 0;
+        RunReport.Throttling t = new RunReport.Throttling(s.throttled(), s.over50ms(), s.over1s(),
+                ReportBuilder.round(s.waitSeconds()), any ? ReportBuilder.round(waits.getValueAtPercentile(50) / 1e3) : 0,
+                any ? ReportBuilder.round(waits.getValueAtPercentile(99) / 1e3) : 0,
+                any ? ReportBuilder.round(waits.getMaxValue() / 1e3) : 0, s.deferred());
+        long[] series = new long[d.grid().rows()];
+        for (int i = 0; i < series.length; i++) {
+            series[i] = throttledSeries.get(i);
+        }
+        d.requests(requests(s, d, totalAtFinish), t, series);
+    }
+
+    /** A client's requests in the window as a report section, per op over the window's ops. */
+    static RunReport.Requests requests(RequestStats.Snapshot s, ReportDraft d, Long totalIncludingCleanup) {
+        return new RunReport.Requests(s.total(), s.byVerb(), s.byVerbResource(), s.byCode(), d.perOp(s.total()),
+                totalIncludingCleanup);
+    }
+}

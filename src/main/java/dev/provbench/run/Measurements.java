@@ -1,0 +1,80 @@
+package dev.provbench.run;
+
+import dev.provbench.evidence.DriverCounts;
+import dev.provbench.evidence.DriverStatsHttp;
+import dev.provbench.evidence.MetricsScrape;
+import dev.provbench.evidence.ProcessUsage;
+import dev.provbench.kube.RequestStats;
+import dev.provbench.load.LoadRun;
+import dev.provbench.local.LocalCluster;
+import dev.provbench.measure.AuditLogRequests;
+import dev.provbench.measure.ClientRequests;
+import dev.provbench.measure.DriverCalls;
+import dev.provbench.measure.Measurement;
+import dev.provbench.measure.Operations;
+import dev.provbench.measure.ProvisionerLog;
+import dev.provbench.measure.ProvisionerMetrics;
+import dev.provbench.measure.Resources;
+import dev.provbench.measure.StandInRequests;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The registry: which measurements a run has, built from its checked request. Order matters only in that
+ * {@link Operations} reports first (every per-op figure divides by its window ops).
+ */
+final class Measurements {
+    /** What the measurements read: the run, its client, and (with {@code --local}) the embedded cluster. */
+    record Sources(LoadRun run, KubernetesClient client, RequestStats stats, LocalCluster cluster,
+                   DriverCounts inProcessDriver) {
+    }
+
+    private Measurements() {
+    }
+
+    static List<Measurement> of(RunRequest.Checked c, Sources s) {
+        List<Measurement> out = new ArrayList<>();
+        out.add(new Operations(s.run()));
+        out.add(new ClientRequests(s.stats()));
+        if (s.cluster() != null) {
+            Map<String, RequestStats> standIns = new LinkedHashMap<>();
+            standIns.put("provisioner (stand-in)", s.cluster().standIn().provisionerStats());
+            standIns.put("pv-controller (stand-in)", s.cluster().standIn().pvControllerStats());
+            out.add(new StandInRequests(standIns));
+            out.add(new DriverCalls(s.inProcessDriver()));
+        } else if (c.driverUrl() != null) {
+            out.add(new DriverCalls(new DriverStatsHttp(c.driverUrl())));
+        }
+        if (c.provisionerLog() != null || c.provisionerPodNamespace() != null) {
+            out.add(new ProvisionerLog(c.provisionerLog(), s.client(), c.provisionerPodNamespace(),
+                    c.provisionerPodSelector(), c.request().provisionerContainer));
+        }
+        if (c.provisionerMetrics() != null) {
+            out.add(new ProvisionerMetrics(new MetricsScrape(c.provisionerMetrics())));
+        }
+        if (c.auditLog() != null) {
+            out.add(new AuditLogRequests(c.auditLog()));
+        }
+        out.add(resources(c, s));
+        return out;
+    }
+
+    private static Resources resources(RunRequest.Checked c, Sources s) {
+        Resources r = new Resources().add("tool", ProcessUsage.self(), s.cluster() == null ? null
+                : "--local: this JVM also holds the mock driver, the in-memory API and the stand-ins");
+        if (c.driverUrl() != null) {
+            String base = c.driverUrl().toString().replaceAll("/+$", "");
+            r.add("driver", ProcessUsage.prometheus(new MetricsScrape(URI.create(base + "/q/metrics"))), null);
+        }
+        if (c.provisionerMetrics() != null) {
+            r.add("csi-provisioner", ProcessUsage.prometheus(new MetricsScrape(c.provisionerMetrics())), null);
+        }
+        c.processes().forEach((name, pid) -> r.add(name, ProcessUsage.pid(pid), null));
+        return r;
+    }
+}
