@@ -27,6 +27,15 @@ public final class LocalCluster implements AutoCloseable {
     private final CsiServer csi;
     private final Path dir;
     private final StandInControllers standIn;
+    private final KubernetesClient admin;
+    private final java.util.concurrent.ScheduledExecutorService eventTtl;
+
+    /**
+     * How long the in-memory API keeps events. kube-apiserver keeps them an hour (--event-ttl), indexed;
+     * fabric8's CRUD mock server scans every stored object on each request, so events kept that long would
+     * slow every request of a run down as they pile up (2–3 per cycle).
+     */
+    static final long EVENT_TTL_SECONDS = 5;
 
     /** @param csi the driver to stop at close, or null if it was already serving before */
     private LocalCluster(KubernetesMockServer server, Config api, CsiServer csi, Path dir,
@@ -36,6 +45,23 @@ public final class LocalCluster implements AutoCloseable {
         this.csi = csi;
         this.dir = dir;
         this.standIn = standIn;
+        // the API's own housekeeping, like the apiserver's TTL: not a client request of any component
+        this.admin = new io.fabric8.kubernetes.client.KubernetesClientBuilder().withConfig(api).build();
+        this.eventTtl = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "local-event-ttl");
+            t.setDaemon(true);
+            return t;
+        });
+        eventTtl.scheduleWithFixedDelay(this::expireEvents, EVENT_TTL_SECONDS, EVENT_TTL_SECONDS,
+                java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    private void expireEvents() {
+        try {
+            admin.v1().events().inAnyNamespace().delete();
+        } catch (RuntimeException e) {
+            // the next round tries again; a run never depends on events
+        }
     }
 
     /**
@@ -109,6 +135,8 @@ public final class LocalCluster implements AutoCloseable {
 
     @Override
     public void close() {
+        eventTtl.shutdownNow();
+        admin.close();
         standIn.close();
         if (csi != null) {
             csi.stop();
