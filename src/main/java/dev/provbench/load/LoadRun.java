@@ -136,8 +136,12 @@ public final class LoadRun {
         CountDownLatch finished = new CountDownLatch(config.threads());
         listener.runStart(log.window(), config.interval().toNanos(), intervals());
         phase = Phase.WARMUP;
-        if (!config.autoWarmup() && config.warmup().isZero()) {
-            log.openWindowAtRunStart(); // before any worker starts: every cycle belongs to the window
+        boolean noWarmup = !config.autoWarmup() && config.warmup().isZero();
+        RunWindow w = null;
+        if (noWarmup) { // before any worker starts: every cycle and every request belongs to the window
+            w = log.openWindowAtRunStart();
+            phase = Phase.WINDOW;
+            listener.windowStart(w);
         }
         for (int i = 0; i < config.threads(); i++) {
             int index = i;
@@ -152,9 +156,11 @@ public final class LoadRun {
             workers.add(t);
             t.start();
         }
-        RunWindow w = warmup(startNanos, finished);
-        phase = Phase.WINDOW;
-        listener.windowStart(w);
+        if (!noWarmup) {
+            w = warmup(startNanos, finished);
+            phase = Phase.WINDOW;
+            listener.windowStart(w);
+        }
         long deadline = config.cycles() > 0 ? Long.MAX_VALUE : w.windowStartNanos() + config.duration().toNanos();
         while (!aborted && System.nanoTime() < deadline) {
             long left = (deadline - System.nanoTime()) / 1_000_000;
