@@ -85,32 +85,52 @@ public final class Resources implements Measurement {
         tracks.values().forEach(t -> t.read(System.nanoTime()));
     }
 
-    /** CPU seconds from {@code a} to {@code b} over the samples between them; [seconds, resets]. */
-    private static double[] increase(List<Point> points, Point a, Point b) {
-        double sum = 0;
-        int resets = 0;
-        Point prev = a;
-        for (Point p : points) {
-            if (p.nanos() <= a.nanos() || p.nanos() > b.nanos()) {
-                continue;
+    /**
+     * A track's reads in time order with the CPU counter's running increase: {@code cpu[k]} is the CPU seconds
+     * from the first read to read {@code k}, {@code resets[k]} the restarts seen on the way. A drop, or a new
+     * process start time, is a restart whose new value counts from 0 (Prometheus' {@code increase()}).
+     */
+    private record Series(long[] nanos, double[] cpu, int[] resets) {
+        static Series of(List<Point> points) {
+            List<Point> sorted = new ArrayList<>(points);
+            sorted.sort(java.util.Comparator.comparingLong(Point::nanos));
+            int n = sorted.size();
+            long[] t = new long[n];
+            double[] cpu = new double[n];
+            int[] resets = new int[n];
+            for (int k = 0; k < n; k++) {
+                ProcessUsage.Sample s = sorted.get(k).s();
+                t[k] = sorted.get(k).nanos();
+                if (k > 0) {
+                    ProcessUsage.Sample prev = sorted.get(k - 1).s();
+                    double delta = s.cpuSeconds() - prev.cpuSeconds();
+                    boolean restarted = delta < 0 || s.start() != prev.start() && !Double.isNaN(s.start());
+                    cpu[k] = cpu[k - 1] + (restarted ? s.cpuSeconds() : delta);
+                    resets[k] = resets[k - 1] + (restarted ? 1 : 0);
+                }
             }
-            double d = p.s().cpuSeconds() - prev.s().cpuSeconds();
-            boolean restarted = d < 0 || p.s().start() != prev.s().start() && !Double.isNaN(p.s().start());
-            sum += restarted ? p.s().cpuSeconds() : d;
-            resets += restarted ? 1 : 0;
-            prev = p;
+            return new Series(t, cpu, resets);
         }
-        return new double[]{sum, resets};
-    }
 
-    private static Point lastAtOrBefore(List<Point> points, long nanos) {
-        Point best = null;
-        for (Point p : points) {
-            if (p.nanos() <= nanos) {
-                best = p;
+        /** Index of the last read at or before {@code at}; -1 if none. */
+        int atOrBefore(long at) {
+            int i = java.util.Arrays.binarySearch(nanos, at);
+            if (i >= 0) {
+                while (i + 1 < nanos.length && nanos[i + 1] == at) {
+                    i++;
+                }
+                return i;
             }
+            return -i - 2;
         }
-        return best;
+
+        /** CPU cores between the reads at or before {@code from} and {@code to}; NaN without two distinct reads. */
+        double cores(long from, long to) {
+            int a = atOrBefore(from);
+            int b = atOrBefore(to);
+            return a < 0 || b < 0 || nanos[b] <= nanos[a] ? Double.NaN
+                    : RunWindow.rate(cpu[b] - cpu[a], nanos[a], nanos[b]);
+        }
     }
 
     @Override
@@ -126,24 +146,27 @@ public final class Resources implements Measurement {
                 d.warn("resources of " + e.getKey() + ": " + t.usage.source() + " could not be read");
                 continue;
             }
-            Double idle = t.idleFrom == null || t.idleTo == null ? null : ReportBuilder.round(
-                    increase(points, t.idleFrom, t.idleTo)[0] * 1e9 / (t.idleTo.nanos() - t.idleFrom.nanos()));
+            Series series = Series.of(points);
+            Double idle = null;
+            if (t.idleFrom != null && t.idleTo != null) {
+                double c = series.cores(t.idleFrom.nanos(), t.idleTo.nanos());
+                idle = Double.isNaN(c) ? null : ReportBuilder.round(c);
+            }
             Double cores = null;
             Double perOp = null;
             int resets = 0;
             if (t.windowFrom != null && t.windowTo != null && t.windowTo.nanos() > t.windowFrom.nanos()) {
-                double[] inc = increase(points, t.windowFrom, t.windowTo);
-                cores = ReportBuilder.round(RunWindow.rate(inc[0], t.windowFrom.nanos(), t.windowTo.nanos()));
-                perOp = d.windowOps() == 0 ? null : Math.round(inc[0] / d.windowOps() * 1e6) / 1e6;
-                resets = (int) inc[1];
+                int a = series.atOrBefore(t.windowFrom.nanos());
+                int b = series.atOrBefore(t.windowTo.nanos());
+                double cpu = series.cpu()[b] - series.cpu()[a];
+                cores = ReportBuilder.round(RunWindow.rate(cpu, series.nanos()[a], series.nanos()[b]));
+                perOp = d.windowOps() == 0 ? null : Math.round(cpu / d.windowOps() * 1e6) / 1e6;
+                resets = series.resets()[b] - series.resets()[a];
             }
             long peak = points.stream().mapToLong(p -> p.s().rssBytes()).max().orElse(0);
             double[] perRow = new double[g.rows()];
             for (int i = 0; i < perRow.length; i++) {
-                Point a = lastAtOrBefore(points, g.start(i));
-                Point b = lastAtOrBefore(points, g.end(i));
-                perRow[i] = a == null || b == null || b.nanos() <= a.nanos() ? Double.NaN
-                        : RunWindow.rate(increase(points, a, b)[0], a.nanos(), b.nanos());
+                perRow[i] = series.cores(g.start(i), g.end(i));
             }
             d.resources(e.getKey(), new RunReport.Resources(idle, cores, perOp,
                     t.idleTo == null ? null : t.idleTo.s().rssBytes(), peak, t.usage.source(),
