@@ -90,10 +90,6 @@ public final class LoadRun {
         return runId;
     }
 
-    public RunConfig config() {
-        return config;
-    }
-
     /** Null until the run has started. */
     public OpLog log() {
         return log;

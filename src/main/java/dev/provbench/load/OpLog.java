@@ -161,10 +161,6 @@ public final class OpLog {
         return now < windowStart ? Phase.WARMUP : now <= windowEnd ? Phase.WINDOW : Phase.DRAIN;
     }
 
-    public synchronized Phase phase() {
-        return phase(System.nanoTime());
-    }
-
     public void started() {
         inFlight.incrementAndGet();
     }
@@ -253,11 +249,6 @@ public final class OpLog {
     /** Live: ops completed so far in every phase. */
     public long completions() {
         return completions.get();
-    }
-
-    /** Live: creates + deletes completed in the window so far. */
-    public synchronized long windowOps() {
-        return creates + deletes;
     }
 
     /** A copy of the window's latency histogram (microseconds); reading never resets anything. */

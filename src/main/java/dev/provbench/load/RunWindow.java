@@ -46,11 +46,6 @@ public record RunWindow(Instant runStart, long runStartNanos, long windowStartNa
         return len <= 0 ? 0 : count * 1e9 / len;
     }
 
-    /** Still in warm-up: the window has not opened yet. */
-    public static RunWindow warmup(Instant runStart, long runStartNanos) {
-        return new RunWindow(runStart, runStartNanos, Long.MAX_VALUE, Long.MAX_VALUE, false);
-    }
-
     public boolean opened() {
         return windowStartNanos != Long.MAX_VALUE;
     }

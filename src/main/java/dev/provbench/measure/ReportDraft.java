@@ -146,14 +146,6 @@ public final class ReportDraft {
         warnings.add(warning);
     }
 
-    public RunReport.Ops ops() {
-        return ops;
-    }
-
-    public RunReport.Latencies latency() {
-        return latency;
-    }
-
     private static long at(long[] a, int i) {
         return a == null || i >= a.length ? 0 : a[i];
     }

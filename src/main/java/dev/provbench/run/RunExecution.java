@@ -176,6 +176,7 @@ public final class RunExecution {
         }
         long now = System.nanoTime();
         long ops = log.completions();
+        OpLog.Counts counts = log.counts();
         synchronized (samples) {
             recent.add(new Raw(now, ops));
             while (recent.size() > 2 && now - recent.get(1).nanos() >= RECENT_SECONDS * 1_000_000_000L) {
@@ -183,8 +184,8 @@ public final class RunExecution {
             }
             Raw from = recent.get(0);
             samples.add(new Sample(ReportBuilder.round((now - log.runStartNanos()) / 1e9), r.phase().json(), ops,
-                    ReportBuilder.round(RunWindow.rate(ops - from.ops(), from.nanos(), now)), log.counts().failures()
-                    + log.counts().failuresOutsideWindow(), s.throttled()));
+                    ReportBuilder.round(RunWindow.rate(ops - from.ops(), from.nanos(), now)), counts.failures()
+                    + counts.failuresOutsideWindow(), s.throttled()));
             if (samples.size() > MAX_SAMPLES) { // keep the whole run at half the resolution
                 for (int i = samples.size() - 2; i > 0; i -= 2) {
                     samples.remove(i);

@@ -33,8 +33,4 @@ public final class IntervalCounts {
     public long get(int interval) {
         return interval < counts.length() ? counts.get(interval) : 0;
     }
-
-    public int length() {
-        return counts.length();
-    }
 }
