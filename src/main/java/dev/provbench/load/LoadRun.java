@@ -302,10 +302,12 @@ public final class LoadRun {
     private Cleanup cleanup() {
         List<String> leftover = new ArrayList<>();
         long deleted = 0;
-        List<String> volumes = new ArrayList<>();
+        java.util.Set<String> volumes = new java.util.LinkedHashSet<>();
+        java.util.Set<String> claimUids = new java.util.HashSet<>();
         try {
             for (PersistentVolumeClaim c : client.persistentVolumeClaims().inNamespace(config.namespace())
                     .withLabel(RunConfig.LABEL, runId).list().getItems()) {
+                claimUids.add(c.getMetadata().getUid());
                 if (c.getSpec() != null && c.getSpec().getVolumeName() != null) {
                     volumes.add(c.getSpec().getVolumeName());
                 }
@@ -316,6 +318,8 @@ public final class LoadRun {
                 }
             }
             long deadline = System.nanoTime() + config.opTimeout().toNanos() * 2;
+            // and the volumes made for claims deleted before they were bound (released once the claim is gone)
+            volumes.addAll(waits.volumesClaimedBy(claimUids));
             for (String v : volumes) {
                 long left = deadline - System.nanoTime();
                 try {

@@ -70,7 +70,7 @@ public final class LocalCluster implements AutoCloseable {
      * a socket in a temporary directory and stopped at {@link #close()}.
      */
     public static LocalCluster start(CsiServer csi, String driverName, RateLimiter provisionerLimiter,
-            StandInControllers.Reads reads, MeterRegistry registry) throws Exception {
+            StandInControllers.Reads reads, java.time.Duration apiLatency, MeterRegistry registry) throws Exception {
         KubernetesMockServer server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(),
                 new io.fabric8.mockwebserver.MockWebServer(), new java.util.HashMap<>(),
                 new io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher(), false);
@@ -100,7 +100,7 @@ public final class LocalCluster implements AutoCloseable {
                 csi.start(new Endpoint.Unix(socket));
             }
             standIn = new StandInControllers(api, socket, driverName, STORAGE_CLASS, provisionerLimiter, reads,
-                    100, registry);
+                    100, apiLatency, registry);
             standIn.start();
             return new LocalCluster(server, api, owned, dir, standIn);
         } catch (Exception | Error e) {

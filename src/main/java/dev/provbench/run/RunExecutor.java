@@ -100,7 +100,7 @@ public class RunExecutor {
             try {
                 cluster = LocalCluster.start(csi, driverConfig.name(),
                         RateLimiter.of(q.localProvisionerQps, q.localProvisionerBurst), q.localProvisionerReads,
-                        registry);
+                        dev.provbench.util.Durations.parse(q.localApiLatency), registry);
             } catch (Exception ex) {
                 fail(e, "cannot start the local cluster: " + rootMessage(ex), say);
                 return null;

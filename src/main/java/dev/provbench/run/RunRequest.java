@@ -97,6 +97,11 @@ public class RunRequest {
             + "(default) or get.")
     public StandInControllers.Reads localProvisionerReads = StandInControllers.Reads.LISTER;
 
+    @Option(names = "--local-api-latency", description = "--local: how long the stand-ins wait for each answer "
+            + "of the in-memory API, as for kube-apiserver's (default ${DEFAULT-VALUE}: its median on "
+            + "hack/local-cluster at 50/100; 0 = none; at most 1s).")
+    public String localApiLatency = "16ms";
+
     @Option(names = "--interval", description = "Progress and time-series interval (default ${DEFAULT-VALUE}).")
     public String interval = "10s";
 
@@ -318,6 +323,9 @@ public class RunRequest {
             rate("localProvisionerQps", localProvisionerQps, "localProvisionerBurst", localProvisionerBurst);
             if (localProvisionerReads == null) {
                 throw bad("localProvisionerReads", "is required");
+            }
+            if (duration("localApiLatency", localApiLatency, true).compareTo(Duration.ofSeconds(1)) > 0) {
+                throw bad("localApiLatency", "must be at most 1s");
             }
         }
         if (minOpsPerSec != null && (minOpsPerSec < 0 || minOpsPerSec.isNaN())) {

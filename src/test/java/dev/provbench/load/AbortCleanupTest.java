@@ -34,7 +34,7 @@ class AbortCleanupTest {
     void abortCleansUp() throws Exception {
         csi.stop(); // the local cluster serves the driver on its own socket
         try (LocalCluster cluster = LocalCluster.start(csi, config.name(), RateLimiter.of(-1, 0),
-                dev.provbench.local.StandInControllers.Reads.LISTER, null)) {
+                dev.provbench.local.StandInControllers.Reads.LISTER, java.time.Duration.ZERO, null)) {
             long volumesBefore = store.volumeCount();
             RequestStats stats = new RequestStats("test", null);
             try (KubernetesClient client = KubeClients.client(cluster.api(), RateLimiter.of(-1, 0), stats)) {
