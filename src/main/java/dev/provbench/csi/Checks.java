@@ -25,6 +25,16 @@ final class Checks {
         require(value != null && !value.isEmpty(), field + " is required");
     }
 
+    /** A path the driver may create or remove: absolute, no NUL, no ".." segment, at most 4096 bytes. */
+    static void safePath(String value, String field) {
+        notEmpty(value, field);
+        require(value.length() <= 4096, field + " is longer than 4096 characters");
+        require(value.startsWith("/"), field + " must be an absolute path");
+        require(value.indexOf('\0') < 0, field + " must not contain NUL");
+        require(java.util.Arrays.stream(value.split("/")).noneMatch(".."::equals),
+                field + " must not contain '..'");
+    }
+
     static void capability(VolumeCapability cap, String field) {
         require(cap.getAccessTypeCase() != VolumeCapability.AccessTypeCase.ACCESSTYPE_NOT_SET,
                 field + ": access_type (mount or block) is required");

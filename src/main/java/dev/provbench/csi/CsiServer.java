@@ -90,12 +90,36 @@ public class CsiServer {
             shutdownGroups();
             throw new IOException("cannot listen on " + where + ": " + e.getMessage(), e);
         }
+        if (where instanceof Endpoint.Unix unix) {
+            try {
+                Files.setPosixFilePermissions(unix.path(), socketMode(config.socketMode()));
+            } catch (IOException | RuntimeException e) {
+                s.shutdownNow();
+                shutdownGroups();
+                throw new IOException("cannot set the mode of " + unix.path() + " to " + config.socketMode() + ": "
+                        + e.getMessage(), e);
+            }
+        }
         server = s;
         endpoint = where instanceof Endpoint.Tcp t && t.port() == 0
                 ? new Endpoint.Tcp(t.host(), ((InetSocketAddress) s.getListenSockets().get(0)).getPort())
                 : where;
         LOG.infof("CSI driver %s serving Identity, Controller and Node on %s", config.name(), endpoint);
         return endpoint;
+    }
+
+    /** An octal mode such as 0660 as permissions; the setuid, setgid and sticky bits are not accepted. */
+    static java.util.Set<java.nio.file.attribute.PosixFilePermission> socketMode(String octal) {
+        if (octal == null || !octal.matches("0?[0-7]{3}")) {
+            throw new IllegalArgumentException("socket mode '" + octal + "' is not an octal mode like 0660");
+        }
+        int mode = Integer.parseInt(octal, 8);
+        StringBuilder b = new StringBuilder();
+        String rwx = "rwx";
+        for (int bit = 8; bit >= 0; bit--) {
+            b.append((mode & (1 << bit)) != 0 ? rwx.charAt((8 - bit) % 3) : '-');
+        }
+        return java.nio.file.attribute.PosixFilePermissions.fromString(b.toString());
     }
 
     /**

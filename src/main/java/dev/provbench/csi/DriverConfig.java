@@ -28,6 +28,13 @@ public interface DriverConfig {
     @WithDefault("${NODE_NAME:provbench-node}")
     String nodeId();
 
+    /**
+     * Mode of the unix socket, set right after it is bound (octal): owner and group may connect — the
+     * csi-provisioner container runs with the driver's user or group — others may not, whatever the umask.
+     */
+    @WithDefault("0660")
+    String socketMode();
+
     /** Netty worker threads for the gRPC server; 0 = Netty's default (2 x cores). */
     @WithDefault("0")
     int workerThreads();

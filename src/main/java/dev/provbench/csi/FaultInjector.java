@@ -31,6 +31,14 @@ public class FaultInjector {
     private final Map<String, FaultRule> rules = new ConcurrentHashMap<>();
     private final Map<String, Counter> injectedCounters = new ConcurrentHashMap<>();
     private final MeterRegistry registry;
+    /**
+     * At most this many calls wait out an injected latency at once; beyond it a call is answered
+     * RESOURCE_EXHAUSTED at once (counted as {@code provbench_csi_latency_refused_total}) instead of queueing
+     * without bound.
+     */
+    static final int MAX_DELAYED = 10_000;
+    private final java.util.concurrent.atomic.AtomicInteger delayed = new java.util.concurrent.atomic.AtomicInteger();
+    private final Counter refused;
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "csi-latency");
         t.setDaemon(true);
@@ -39,8 +47,27 @@ public class FaultInjector {
 
     public FaultInjector(DriverConfig config, MeterRegistry registry) {
         this.registry = registry;
+        this.refused = Counter.builder("provbench_csi_latency_refused")
+                .description("CSI calls refused with RESOURCE_EXHAUSTED because too many were held by injected "
+                        + "latency").register(registry);
         config.injection().forEach((method, rule) ->
                 set(method, FaultRule.of(rule.latency().orElse(null), rule.errorRate(), rule.errorCode())));
+    }
+
+    /**
+     * Checks the configured rules ({@code provbench.driver.inject.*}) without building the injector, so that a
+     * bad one is a usage error at start rather than a failure at the first CSI call; throws
+     * {@link IllegalArgumentException} naming the method.
+     */
+    public static void check(DriverConfig config) {
+        config.injection().forEach((method, rule) -> {
+            try {
+                requireKnown(method);
+                FaultRule.of(rule.latency().orElse(null), rule.errorRate(), rule.errorCode());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("provbench.driver.inject.\"" + method + "\": " + e.getMessage());
+            }
+        });
     }
 
     /** Sets the rule of one method (bare name) or of {@link CsiMethods#ALL}. */
@@ -106,12 +133,40 @@ public class FaultInjector {
         }
         ThreadLocalRandom random = ThreadLocalRandom.current();
         Status.Code fault = rule.errorRate() > 0 && random.nextDouble() < rule.errorRate() ? rule.errorCode() : null;
-        long delay = rule.latency() == null ? 0 : rule.latency().sampleNanos(random);
+        long delay = rule.latency() == null ? 0 : Latency.drawNanos(rule.latency(), random);
         if (delay <= 0) {
             complete(method, observer, handler, fault);
-        } else {
-            scheduler.schedule(() -> complete(method, observer, handler, fault), delay, TimeUnit.NANOSECONDS);
+            return;
         }
+        if (delayed.incrementAndGet() > MAX_DELAYED) {
+            delayed.decrementAndGet();
+            refused.increment();
+            observer.onError(Status.RESOURCE_EXHAUSTED.withDescription("more than " + MAX_DELAYED
+                    + " calls are held by injected latency").asRuntimeException());
+            return;
+        }
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        Runnable release = () -> {
+            if (done.compareAndSet(false, true)) {
+                delayed.decrementAndGet();
+            }
+        };
+        var task = scheduler.schedule(() -> {
+            release.run();
+            complete(method, observer, handler, fault);
+        }, delay, TimeUnit.NANOSECONDS);
+        if (observer instanceof io.grpc.stub.ServerCallStreamObserver<T> call) {
+            // a client that gives up (deadline, cancel) frees its slot at once; its handler never runs
+            call.setOnCancelHandler(() -> {
+                task.cancel(false);
+                release.run();
+            });
+        }
+    }
+
+    /** Calls waiting out an injected latency now. */
+    public int delayedCalls() {
+        return delayed.get();
     }
 
     private <T> void complete(String method, StreamObserver<T> observer, Supplier<T> handler, Status.Code fault) {

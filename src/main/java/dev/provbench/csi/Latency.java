@@ -10,6 +10,13 @@ import java.util.regex.Pattern;
 /** A latency distribution to inject before a CSI method runs. */
 public sealed interface Latency {
 
+    /**
+     * The longest delay an injected latency may ask for (every duration in it) and the longest one drawn (an
+     * exponential or normal tail is cut here): a CSI call held longer than a minute tests nothing the client's
+     * own deadline does not, and a bound keeps the delays' arithmetic from overflowing.
+     */
+    Duration MAX = Duration.ofSeconds(60);
+
     /** Draws one delay in nanoseconds (never negative). */
     long sampleNanos(RandomGenerator random);
 
@@ -62,6 +69,38 @@ public sealed interface Latency {
     Pattern FUNCTION = Pattern.compile("^\\s*(fixed|uniform|exp|exponential|normal)\\s*\\(([^)]*)\\)\\s*$");
 
     static Latency parse(String text) {
+        Latency l;
+        try {
+            l = parseUnchecked(text);
+        } catch (ArithmeticException e) { // a duration past what a long holds
+            throw new IllegalArgumentException(e.getMessage());
+        }
+        if (l instanceof Fixed f) {
+            capped(text, f.delay());
+        } else if (l instanceof Uniform u) {
+            capped(text, u.max());
+        } else if (l instanceof Exponential e) {
+            capped(text, e.mean());
+        } else if (l instanceof Normal n) {
+            capped(text, n.mean());
+            capped(text, n.stddev());
+        }
+        return l;
+    }
+
+    private static void capped(String text, Duration d) {
+        if (d.compareTo(MAX) > 0) {
+            throw new IllegalArgumentException("'" + text + "': injected latencies are at most " + MAX.toSeconds()
+                    + "s");
+        }
+    }
+
+    /** A delay drawn from {@code latency}, never above {@link #MAX}. */
+    static long drawNanos(Latency latency, RandomGenerator random) {
+        return Math.max(0, Math.min(MAX.toNanos(), latency.sampleNanos(random)));
+    }
+
+    private static Latency parseUnchecked(String text) {
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("latency is empty");
         }

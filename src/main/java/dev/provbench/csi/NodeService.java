@@ -37,6 +37,7 @@ import static dev.provbench.csi.Checks.capability;
 import static dev.provbench.csi.Checks.notEmpty;
 import static dev.provbench.csi.Checks.notFound;
 import static dev.provbench.csi.Checks.require;
+import static dev.provbench.csi.Checks.safePath;
 
 /**
  * CSI Node, as a mock: arguments are checked and stage/publish state is tracked in the {@link VolumeStore};
@@ -49,6 +50,8 @@ public class NodeService extends NodeGrpc.NodeImplBase {
     private final NodeGetInfoResponse info;
     private final NodeGetCapabilitiesResponse capabilities;
     private final Set<Type> advertised;
+    /** Target paths this driver created (and so may remove). */
+    private final Set<String> created = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     public NodeService(VolumeStore store, FaultInjector injector, DriverConfig config) {
         this.store = store;
@@ -86,7 +89,7 @@ public class NodeService extends NodeGrpc.NodeImplBase {
     public void nodeStageVolume(NodeStageVolumeRequest req, StreamObserver<NodeStageVolumeResponse> observer) {
         injector.respond(csi.v1.NodeGrpc.getNodeStageVolumeMethod(), observer, () -> {
             notEmpty(req.getVolumeId(), "volume_id");
-            notEmpty(req.getStagingTargetPath(), "staging_target_path");
+            safePath(req.getStagingTargetPath(), "staging_target_path");
             require(req.hasVolumeCapability(), "volume_capability is required");
             capability(req.getVolumeCapability(), "volume_capability");
             existing(req.getVolumeId());
@@ -99,7 +102,7 @@ public class NodeService extends NodeGrpc.NodeImplBase {
     public void nodeUnstageVolume(NodeUnstageVolumeRequest req, StreamObserver<NodeUnstageVolumeResponse> observer) {
         injector.respond(csi.v1.NodeGrpc.getNodeUnstageVolumeMethod(), observer, () -> {
             notEmpty(req.getVolumeId(), "volume_id");
-            notEmpty(req.getStagingTargetPath(), "staging_target_path");
+            safePath(req.getStagingTargetPath(), "staging_target_path");
             store.unstage(req.getVolumeId(), req.getStagingTargetPath());
             return NodeUnstageVolumeResponse.getDefaultInstance();
         });
@@ -109,31 +112,56 @@ public class NodeService extends NodeGrpc.NodeImplBase {
     public void nodePublishVolume(NodePublishVolumeRequest req, StreamObserver<NodePublishVolumeResponse> observer) {
         injector.respond(csi.v1.NodeGrpc.getNodePublishVolumeMethod(), observer, () -> {
             notEmpty(req.getVolumeId(), "volume_id");
-            notEmpty(req.getTargetPath(), "target_path");
+            safePath(req.getTargetPath(), "target_path");
             require(req.hasVolumeCapability(), "volume_capability is required");
             capability(req.getVolumeCapability(), "volume_capability");
-            notEmpty(req.getStagingTargetPath(), "staging_target_path");
+            safePath(req.getStagingTargetPath(), "staging_target_path");
             existing(req.getVolumeId());
-            store.publish(req.getVolumeId(), req.getTargetPath(), req.getStagingTargetPath(), req.getReadonly(),
-                    true);
-            createTarget(Path.of(req.getTargetPath()), req.getVolumeCapability().hasBlock());
+            // the filesystem step first, the state after it succeeded; undone if the state refuses
+            Path target = Path.of(req.getTargetPath());
+            boolean made = createTarget(target, req.getVolumeCapability().hasBlock());
+            try {
+                store.publish(req.getVolumeId(), req.getTargetPath(), req.getStagingTargetPath(),
+                        req.getReadonly(), true);
+            } catch (RuntimeException e) {
+                if (made) {
+                    removeQuietly(target);
+                }
+                throw e;
+            }
+            if (made) {
+                created.add(req.getTargetPath());
+            }
             return NodePublishVolumeResponse.getDefaultInstance();
         });
     }
 
-    private static void createTarget(Path target, boolean block) {
+    /** Creates the target (a file for block, a directory for mount) if absent; true if this call created it. */
+    private static boolean createTarget(Path target, boolean block) {
         try {
-            if (block) {
-                if (!Files.exists(target)) {
-                    Files.createDirectories(target.toAbsolutePath().getParent());
-                    Files.createFile(target);
-                }
-            } else {
-                Files.createDirectories(target);
+            if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                return false;
             }
+            Files.createDirectories(target.toAbsolutePath().getParent());
+            if (block) {
+                Files.createFile(target);
+            } else {
+                Files.createDirectory(target);
+            }
+            return true;
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            return false;
         } catch (IOException e) {
             throw Status.INTERNAL.withDescription("cannot create target path " + target + ": " + e)
                     .asRuntimeException();
+        }
+    }
+
+    private static void removeQuietly(Path target) {
+        try {
+            Files.deleteIfExists(target);
+        } catch (IOException ignored) {
+            // it was ours and empty; if it cannot go, the next publish finds it
         }
     }
 
@@ -142,8 +170,9 @@ public class NodeService extends NodeGrpc.NodeImplBase {
             StreamObserver<NodeUnpublishVolumeResponse> observer) {
         injector.respond(csi.v1.NodeGrpc.getNodeUnpublishVolumeMethod(), observer, () -> {
             notEmpty(req.getVolumeId(), "volume_id");
-            notEmpty(req.getTargetPath(), "target_path");
-            if (store.unpublish(req.getVolumeId(), req.getTargetPath())) {
+            safePath(req.getTargetPath(), "target_path");
+            // only what publish created is removed; a path that existed before stays
+            if (store.unpublish(req.getVolumeId(), req.getTargetPath()) && created.remove(req.getTargetPath())) {
                 try {
                     Files.deleteIfExists(Path.of(req.getTargetPath()));
                 } catch (IOException e) {

@@ -33,4 +33,14 @@ class EndpointTest {
             assertTrue(!e.getMessage().isEmpty());
         }
     }
+
+    @Test
+    void socketModesAreOctalWithoutSpecialBits() {
+        assertEquals("rw-rw----", java.nio.file.attribute.PosixFilePermissions.toString(CsiServer.socketMode("0660")));
+        assertEquals("rwxr-x---", java.nio.file.attribute.PosixFilePermissions.toString(CsiServer.socketMode("750")));
+        for (String bad : new String[]{"4755", "0888", "rw-rw----", "", "66"}) {
+            org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> CsiServer.socketMode(bad), bad);
+        }
+    }
 }

@@ -66,6 +66,12 @@ class IdentityNodeServiceTest {
     }
 
     @Test
+    void theSocketIsForOwnerAndGroupOnlyWhateverTheUmask() throws Exception {
+        assertEquals("rw-rw----", java.nio.file.attribute.PosixFilePermissions.toString(
+                java.nio.file.Files.getPosixFilePermissions(TestDriver.socket())));
+    }
+
+    @Test
     void nodeInfoAndCapabilities() {
         var info = csi.node.nodeGetInfo(NodeGetInfoRequest.getDefaultInstance());
         assertEquals("test-node", info.getNodeId());
@@ -139,6 +145,47 @@ class IdentityNodeServiceTest {
         csi.node.nodeUnpublishVolume(NodeUnpublishVolumeRequest.newBuilder().setVolumeId(id)
                 .setTargetPath(target.toString()).build());
         assertFalse(Files.exists(target));
+    }
+
+    /** Paths the driver creates and removes: absolute, no NUL, no "..", and only what it created goes. */
+    @Test
+    void targetPathsAreCheckedAndOnlyWhatPublishCreatedIsRemoved() throws Exception {
+        String id = csi.controller.createVolume(create(unique("paths")).build()).getVolume().getVolumeId();
+        String staging = dir.resolve("staging").toString();
+        csi.node.nodeStageVolume(NodeStageVolumeRequest.newBuilder().setVolumeId(id).setStagingTargetPath(staging)
+                .setVolumeCapability(mountRwo()).build());
+        for (String bad : new String[]{"relative/target", dir + "/a/../../escape", dir + "/nul\0x", "/"
+                + "a".repeat(5000)}) {
+            expectCode(Code.INVALID_ARGUMENT, () -> csi.node.nodePublishVolume(NodePublishVolumeRequest
+                    .newBuilder().setVolumeId(id).setStagingTargetPath(staging).setTargetPath(bad)
+                    .setVolumeCapability(mountRwo()).build()));
+            expectCode(Code.INVALID_ARGUMENT, () -> csi.node.nodeUnpublishVolume(NodeUnpublishVolumeRequest
+                    .newBuilder().setVolumeId(id).setTargetPath(bad).build()));
+        }
+        expectCode(Code.INVALID_ARGUMENT, () -> csi.node.nodeStageVolume(NodeStageVolumeRequest.newBuilder()
+                .setVolumeId(id).setStagingTargetPath("staging").setVolumeCapability(mountRwo()).build()));
+        assertFalse(Files.exists(dir.resolve("escape")));
+
+        Path existing = Files.createDirectories(dir.resolve("kubelet-made"));
+        Files.writeString(existing.resolve("keep"), "x");
+        csi.node.nodePublishVolume(NodePublishVolumeRequest.newBuilder().setVolumeId(id).setStagingTargetPath(staging)
+                .setTargetPath(existing.toString()).setVolumeCapability(mountRwo()).build());
+        csi.node.nodeUnpublishVolume(NodeUnpublishVolumeRequest.newBuilder().setVolumeId(id)
+                .setTargetPath(existing.toString()).build());
+        assertTrue(Files.exists(existing.resolve("keep")), "a path publish did not create stays");
+
+        // a publish the state refuses leaves no directory behind
+        Path other = dir.resolve("refused");
+        csi.node.nodePublishVolume(NodePublishVolumeRequest.newBuilder().setVolumeId(id).setStagingTargetPath(staging)
+                .setTargetPath(other.toString()).setVolumeCapability(mountRwo()).build());
+        csi.node.nodeUnpublishVolume(NodeUnpublishVolumeRequest.newBuilder().setVolumeId(id)
+                .setTargetPath(other.toString()).build());
+        csi.node.nodeUnstageVolume(NodeUnstageVolumeRequest.newBuilder().setVolumeId(id)
+                .setStagingTargetPath(staging).build());
+        expectCode(Code.FAILED_PRECONDITION, () -> csi.node.nodePublishVolume(NodePublishVolumeRequest.newBuilder()
+                .setVolumeId(id).setStagingTargetPath(staging).setTargetPath(other.toString())
+                .setVolumeCapability(mountRwo()).build()));
+        assertFalse(Files.exists(other), "the refused publish's directory was removed");
     }
 
     @Test

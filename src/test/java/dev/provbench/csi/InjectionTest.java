@@ -31,8 +31,14 @@ class InjectionTest {
 
     CsiClient csi;
 
+    @org.junit.jupiter.api.AfterEach
+    void noBearer() {
+        dev.provbench.TestAuth.none();
+    }
+
     @BeforeEach
     void connect() {
+        dev.provbench.TestAuth.bearer();
         csi = TestDriver.client(server);
     }
 
@@ -53,6 +59,21 @@ class InjectionTest {
         start = System.nanoTime();
         csi.identity.getPluginInfo(GetPluginInfoRequest.getDefaultInstance());
         assertTrue((System.nanoTime() - start) / 1_000_000 < 300);
+    }
+
+    @Test
+    void aCallWhoseClientGaveUpFreesItsLatencySlotAtOnce() throws Exception {
+        given().contentType(ContentType.JSON).body("{\"latency\":\"30s\"}")
+                .put("/driver/injection/Probe").then().statusCode(200);
+        int before = injector.delayedCalls();
+        CsiClient.expectCode(Status.Code.DEADLINE_EXCEEDED, () -> csi.identity
+                .withDeadlineAfter(200, java.util.concurrent.TimeUnit.MILLISECONDS)
+                .probe(ProbeRequest.getDefaultInstance()));
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (injector.delayedCalls() > before && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertEquals(before, injector.delayedCalls(), "the cancelled call no longer holds a slot");
     }
 
     @Test
@@ -107,6 +128,8 @@ class InjectionTest {
                 .put("/driver/injection/Probe").then().statusCode(400).body("error", containsString("errorCode"));
         given().contentType(ContentType.JSON).body("{\"errorRate\":0.1,\"errorCode\":\"NOPE\"}")
                 .put("/driver/injection/Probe").then().statusCode(400).body("error", containsString("NOPE"));
+        given().contentType(ContentType.JSON).body("{\"latency\":\"uniform(1s,1000000h)\"}")
+                .put("/driver/injection/CreateVolume").then().statusCode(400).body("error", containsString("60s"));
         given().delete("/driver/injection/Probe").then().statusCode(404);
     }
 }

@@ -51,4 +51,23 @@ class LatencyTest {
             assertTrue(s >= 10_000_000 && s <= 20_000_000);
         }
     }
+
+    @Test
+    void latenciesAreCappedAtAMinute() {
+        for (String over : new String[]{"61s", "fixed(2m)", "uniform(1s,1000000h)", "exp(1h)", "normal(1s,2m)",
+                "normal(2m,1s)", "uniform(0,9999999999999999h)"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Latency.parse(over),
+                    over);
+            assertTrue(e.getMessage().contains("60s") || e.getMessage().contains("292 years")
+                    || e.getMessage().contains("overflow"), e.getMessage());
+        }
+        assertEquals(Duration.ofSeconds(60), ((Latency.Uniform) Latency.parse("uniform(59s,60s)")).max());
+        // a tail is cut at the cap: every draw of exp(60s) stays within it
+        SplittableRandom r = new SplittableRandom(7);
+        Latency exp = Latency.parse("exp(60s)");
+        for (int i = 0; i < 10_000; i++) {
+            long d = Latency.drawNanos(exp, r);
+            assertTrue(d >= 0 && d <= Latency.MAX.toNanos(), Long.toString(d));
+        }
+    }
 }
