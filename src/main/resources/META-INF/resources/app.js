@@ -12,8 +12,44 @@ function fmt(v, digits) {
 
 function text(el, v) { if (el.textContent !== String(v)) el.textContent = v; }
 
+// The API needs a bearer token. The URL provbench prints at start carries it once (?token=…): it is kept for
+// this tab only (sessionStorage) and removed from the address bar, so it is not in later URLs or history.
+const TOKEN_KEY = 'provbench-token';
+(function takeTokenFromUrl() {
+  const q = new URLSearchParams(location.search);
+  if (q.has('token')) {
+    sessionStorage.setItem(TOKEN_KEY, q.get('token'));
+    q.delete('token');
+    const rest = q.toString();
+    history.replaceState(null, '', location.pathname + (rest ? '?' + rest : '') + location.hash);
+  }
+})();
+
+function token() {
+  const typed = $('token').value.trim();
+  if (typed) sessionStorage.setItem(TOKEN_KEY, typed);
+  return sessionStorage.getItem(TOKEN_KEY) || '';
+}
+
+function authHeaders(extra) {
+  const h = Object.assign({}, extra || {});
+  const t = token();
+  if (t) h.Authorization = 'Bearer ' + t;
+  return h;
+}
+
 async function json(url, options) {
-  const r = await fetch(url, Object.assign({ cache: 'no-store' }, options || {}));
+  const o = Object.assign({ cache: 'no-store' }, options || {});
+  o.headers = authHeaders(o.headers);
+  const r = await fetch(url, o);
+  if (r.status === 401) {
+    const a = $('auth');
+    a.className = 'error';
+    text(a, 'The API needs its token: open the address provbench printed at start (…/?token=…) or paste the '
+      + 'token below.');
+  } else if (r.ok) {
+    text($('auth'), '');
+  }
   const body = await r.text();
   let data = null;
   try { data = body ? JSON.parse(body) : null; } catch (e) { data = { error: body }; }
@@ -50,7 +86,7 @@ function chart(svg, title, points, color) {
 function reportLinks(run) {
   const l = run.links || {};
   return ['json', 'markdown', 'bench', 'html'].filter(f => l[f])
-    .map(f => `<a href="${l[f]}">${f}</a>`).join(' · ');
+    .map(f => `<a href="${l[f]}" data-report="${f}">${f}</a>`).join(' · ');
 }
 
 function drawRun(run) {
@@ -120,16 +156,28 @@ async function tick() {
   }
 }
 
-function authHeaders() {
-  const h = { 'Content-Type': 'application/json' };
-  const t = $('token').value.trim();
-  if (t) h.Authorization = 'Bearer ' + t;
-  return h;
-}
+// Report links fetch with the token and open what came back (a plain link cannot send the header).
+document.addEventListener('click', async (ev) => {
+  const a = ev.target.closest('a[data-report]');
+  if (!a) return;
+  ev.preventDefault();
+  const r = await fetch(a.getAttribute('href'), { headers: authHeaders(), cache: 'no-store' });
+  if (!r.ok) { $('message').className = 'error'; text($('message'), `report: HTTP ${r.status}`); return; }
+  const url = URL.createObjectURL(await r.blob());
+  if (a.dataset.report === 'html') {
+    window.open(url, '_blank', 'noopener');
+  } else {
+    const d = document.createElement('a');
+    d.href = url; d.download = `provbench-${shown}.${{ json: 'json', markdown: 'md', bench: 'txt' }[a.dataset.report] || 'txt'}`;
+    d.click();
+  }
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+});
 
 $('start').addEventListener('click', async () => {
   const out = $('start-result');
-  const r = await json('/api/runs', { method: 'POST', headers: authHeaders(), body: $('request').value });
+  const r = await json('/api/runs', { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: $('request').value });
   if (r.status === 202) {
     out.className = ''; text(out, 'started ' + r.data.id);
     following = true; shown = r.data.id; tick();
@@ -140,7 +188,7 @@ $('start').addEventListener('click', async () => {
 
 $('abort').addEventListener('click', async () => {
   if (!shown) return;
-  const r = await json('/api/runs/' + shown, { method: 'DELETE', headers: authHeaders() });
+  const r = await json('/api/runs/' + shown, { method: 'DELETE' });
   if (r.status !== 202) { $('message').className = 'error'; text($('message'), (r.data && r.data.error) || r.status); }
 });
 

@@ -111,10 +111,9 @@ public class RunsResource {
         if (request == null) {
             return Error.response(400, "the body is not a JSON object of run options", null);
         }
-        request.withEnvironmentDefaults(System.getenv());
         RunExecution e;
         try {
-            e = launcher.launch(request);
+            e = launcher.launch(request.checkFromApi(System.getenv()).withEnvironmentDefaults(System.getenv()));
         } catch (RunRequest.Invalid x) {
             return Error.response(400, x.field() + " " + x.getMessage(), x.field());
         } catch (RunLauncher.Busy x) {

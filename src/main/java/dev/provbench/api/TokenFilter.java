@@ -1,49 +1,49 @@
 package dev.provbench.api;
 
+import dev.provbench.run.RunLauncher;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
- * When {@code provbench.api.token} (PROVBENCH_API_TOKEN) is set, calls that change something — starting and
- * aborting runs, changing the driver's injection rules and limits — need {@code Authorization: Bearer <token>}.
- * Reads stay open, as /q/metrics and /q/health are.
+ * Every {@code /api/} and {@code /driver/} call — reads included: they carry paths, URLs and messages — needs
+ * {@code Authorization: Bearer <token>} ({@link ApiAccess}) unless the process runs with {@code --no-auth}.
+ * Open: the live page's static files, {@code /q/health} and {@code /q/metrics}, and in a process that starts no
+ * runs ({@code provbench driver}) the read-only {@code GET /driver/stats}, for probes and scraping.
  */
 public class TokenFilter {
-    private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
+    private final ApiAccess access;
+    private final RunLauncher launcher;
 
-    private final Optional<byte[]> token;
-
-    public TokenFilter(@ConfigProperty(name = "provbench.api.token") Optional<String> token) {
-        this.token = token.filter(t -> !t.isBlank()).map(t -> t.getBytes(StandardCharsets.UTF_8));
+    public TokenFilter(ApiAccess access, RunLauncher launcher) {
+        this.access = access;
+        this.launcher = launcher;
     }
 
     @ServerRequestFilter
     public Optional<Response> check(ContainerRequestContext ctx) {
-        if (token.isEmpty() || READS.contains(ctx.getMethod())) {
+        String path = ctx.getUriInfo().getPath();
+        if (!access.required() || !path.startsWith("/api/") && !path.startsWith("/driver/")) {
             return Optional.empty();
         }
-        String path = ctx.getUriInfo().getPath();
-        if (!path.startsWith("/api/") && !path.startsWith("/driver/")) {
+        if (!launcher.enabled() && path.equals("/driver/stats")
+                && ("GET".equals(ctx.getMethod()) || "HEAD".equals(ctx.getMethod()))) {
             return Optional.empty();
         }
         String header = ctx.getHeaderString(HttpHeaders.AUTHORIZATION);
-        if (header != null && header.regionMatches(true, 0, "Bearer ", 0, 7)
-                && MessageDigest.isEqual(token.get(), header.substring(7).trim().getBytes(StandardCharsets.UTF_8))) {
+        if (access.accepts(header)) {
             return Optional.empty();
         }
         return Optional.of(Response.status(401).header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"provbench\"")
                 .type(MediaType.APPLICATION_JSON)
-                .entity(Map.of("error", header == null ? "this call needs Authorization: Bearer <token>"
-                        : "the bearer token is not right")).build());
+                .entity(Map.of("error", (header == null ? "this call needs the header '" + ApiAccess.HEADER + "'"
+                        : "the bearer token is not right; send '" + ApiAccess.HEADER + "'")
+                        + " (the token: PROVBENCH_API_TOKEN, or the one provbench serve/driver printed at start)"))
+                .build());
     }
 }

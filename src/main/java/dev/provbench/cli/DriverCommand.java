@@ -1,5 +1,6 @@
 package dev.provbench.cli;
 
+import dev.provbench.api.ApiAccess;
 import dev.provbench.csi.CsiServer;
 import dev.provbench.csi.DriverConfig;
 import picocli.CommandLine.Command;
@@ -14,8 +15,10 @@ import java.util.concurrent.Callable;
         description = {"Serve the mock CSI driver (Identity, Controller, Node) until stopped.",
                 "Other settings come from configuration: PROVBENCH_DRIVER_NAME, PROVBENCH_DRIVER_NODE_ID, "
                         + "PROVBENCH_DRIVER_LIMITS_*, PROVBENCH_DRIVER_INJECT__<Method>__LATENCY ... "
-                        + "(see docs/driver.md). HTTP (health, metrics, control) listens on QUARKUS_HTTP_PORT "
-                        + "(default 8080)."})
+                        + "(see docs/driver.md). HTTP (health, metrics, stats, control) listens on "
+                        + "QUARKUS_HTTP_HOST:QUARKUS_HTTP_PORT (default 127.0.0.1:8080); the control API needs "
+                        + "'Authorization: Bearer <token>' (PROVBENCH_API_TOKEN, else generated and shown at start) "
+                        + "unless --no-auth."})
 public class DriverCommand implements Callable<Integer> {
 
     @Spec
@@ -24,16 +27,22 @@ public class DriverCommand implements Callable<Integer> {
     @Mixin
     DriverEndpoint driver;
 
+    @Mixin
+    ApiAccessOptions auth;
+
     private final CsiServer server;
     private final DriverConfig config;
+    private final ApiAccess access;
 
-    public DriverCommand(CsiServer server, DriverConfig config) {
+    public DriverCommand(CsiServer server, DriverConfig config, ApiAccess access) {
         this.server = server;
         this.config = config;
+        this.access = access;
     }
 
     @Override
     public Integer call() {
+        auth.apply(spec, access);
         return driver.serveUntilStopped(spec, server, config, () -> { });
     }
 }

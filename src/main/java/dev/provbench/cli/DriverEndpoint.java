@@ -19,6 +19,10 @@ public class DriverEndpoint {
                     + "Default: $CSI_ENDPOINT, else unix:///csi/csi.sock.")
     String endpoint;
 
+    @Option(names = "--allow-remote", description = "Accept a tcp:// endpoint on an address other than loopback "
+            + "(the CSI API has no authentication: anyone who reaches it can create and delete volumes).")
+    boolean allowRemote;
+
     /**
      * Starts {@code server} on the endpoint (a bad one is a usage error naming {@code --endpoint}), runs
      * {@code whenServing}, and waits until the application is stopped.
@@ -30,6 +34,16 @@ public class DriverEndpoint {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "Invalid value for option '--endpoint': "
                     + e.getMessage());
+        }
+        try {
+            dev.provbench.csi.FaultInjector.check(config);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "Invalid configuration: " + e.getMessage());
+        }
+        if (where instanceof Endpoint.Tcp tcp && !allowRemote && !ApiAccessOptions.loopback(tcp.host())) {
+            throw new ParameterException(spec.commandLine(), "Invalid value for option '--endpoint': " + tcp
+                    + " listens beyond this machine and the CSI API has no authentication; use a loopback "
+                    + "address or add --allow-remote");
         }
         try {
             server.start(where);

@@ -5,6 +5,7 @@ import dev.provbench.report.RunReport;
 import dev.provbench.run.ExitCodes;
 import dev.provbench.run.RunExecution;
 import dev.provbench.run.RunExecutor;
+import dev.provbench.run.RunLimits;
 import dev.provbench.run.RunRegistry;
 import dev.provbench.run.RunRequest;
 import picocli.CommandLine.Command;
@@ -45,10 +46,12 @@ public class RunCommand implements Callable<Integer> {
 
     private final RunExecutor executor;
     private final RunRegistry runs;
+    private final RunLimits limits;
 
-    public RunCommand(RunExecutor executor, RunRegistry runs) {
+    public RunCommand(RunExecutor executor, RunRegistry runs, RunLimits limits) {
         this.executor = executor;
         this.runs = runs;
+        this.limits = limits;
     }
 
     private ParameterException bad(String option, String message) {
@@ -63,7 +66,7 @@ public class RunCommand implements Callable<Integer> {
         }
         try {
             // the environment of `hack/local-cluster env` describes a real cluster, not the local one
-            return request.withEnvironmentDefaults(System.getenv()).check();
+            return request.withEnvironmentDefaults(System.getenv()).check(limits.values());
         } catch (RunRequest.Invalid e) {
             if (e.field().equals("storageClass") && !request.local) {
                 throw new ParameterException(spec.commandLine(), "Missing required option: '--storage-class' "

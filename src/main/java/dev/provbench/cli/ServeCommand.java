@@ -1,5 +1,6 @@
 package dev.provbench.cli;
 
+import dev.provbench.api.ApiAccess;
 import dev.provbench.csi.CsiServer;
 import dev.provbench.csi.DriverConfig;
 import dev.provbench.run.RunLauncher;
@@ -15,8 +16,11 @@ import java.util.concurrent.Callable;
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Serve the mock CSI driver and, over HTTP, the REST API for load runs (/api/runs, OpenAPI "
                 + "at /q/openapi) and a live page at /, until stopped.",
-                "Set PROVBENCH_API_TOKEN to require 'Authorization: Bearer <token>' on calls that change something. "
-                        + "HTTP listens on QUARKUS_HTTP_PORT (default 8080); driver settings as for 'driver'."})
+                "Every /api/ and /driver/ call needs 'Authorization: Bearer <token>': PROVBENCH_API_TOKEN, else a "
+                        + "token generated at start, shown once in the log with a ready URL and written to a file "
+                        + "(--no-auth turns this off, on a loopback address only). HTTP listens on "
+                        + "QUARKUS_HTTP_HOST:QUARKUS_HTTP_PORT (default 127.0.0.1:8080); driver settings as for "
+                        + "'driver'."})
 public class ServeCommand implements Callable<Integer> {
 
     @Spec
@@ -25,18 +29,24 @@ public class ServeCommand implements Callable<Integer> {
     @Mixin
     DriverEndpoint driver;
 
+    @Mixin
+    ApiAccessOptions auth;
+
     private final CsiServer server;
     private final DriverConfig config;
     private final RunLauncher launcher;
+    private final ApiAccess access;
 
-    public ServeCommand(CsiServer server, DriverConfig config, RunLauncher launcher) {
+    public ServeCommand(CsiServer server, DriverConfig config, RunLauncher launcher, ApiAccess access) {
         this.server = server;
         this.config = config;
         this.launcher = launcher;
+        this.access = access;
     }
 
     @Override
     public Integer call() {
+        auth.apply(spec, access);
         return driver.serveUntilStopped(spec, server, config, () -> {
             launcher.enable();
             int port = ConfigProvider.getConfig().getOptionalValue("quarkus.http.port", Integer.class).orElse(8080);

@@ -10,25 +10,48 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** The mock driver's counts read from its /driver/stats endpoint (a driver in another process). */
+/**
+ * The mock driver's counts read from its /driver/stats endpoint (a driver in another process). A
+ * {@code provbench driver} serves it openly; a {@code provbench serve} wants the API token, which is sent when
+ * this process has one configured (the same PROVBENCH_API_TOKEN).
+ */
 public final class DriverStatsHttp implements DriverCounts {
     private final URI stats;
+    private final java.util.Optional<String> token;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public DriverStatsHttp(URI base) {
+    public DriverStatsHttp(URI base, java.util.Optional<String> token) {
+        this.token = token.map(String::trim).filter(t -> !t.isEmpty());
         String b = base.toString();
         this.stats = URI.create((b.endsWith("/") ? b.substring(0, b.length() - 1) : b) + "/driver/stats");
     }
 
+    /** The stats answer is a few hundred bytes; more is not a provbench driver. */
+    static final int MAX_BYTES = 1 << 20;
+
     @Override
     public Counts read() throws Exception {
-        HttpResponse<String> rsp = http.send(HttpRequest.newBuilder(stats).timeout(Duration.ofSeconds(10)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpRequest.Builder req = HttpRequest.newBuilder(stats).timeout(Duration.ofSeconds(10));
+        token.ifPresent(t -> req.header("Authorization", "Bearer " + t));
+        HttpResponse<java.io.InputStream> rsp = http.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
+        byte[] body;
+        try (java.io.InputStream in = rsp.body()) {
+            body = in.readNBytes(MAX_BYTES + 1);
+        }
         if (rsp.statusCode() != 200) {
             throw new IllegalStateException("HTTP " + rsp.statusCode() + " from " + stats);
         }
-        JsonNode root = JSON.readTree(rsp.body());
+        if (body.length > MAX_BYTES) {
+            throw new IllegalStateException("the answer of " + stats + " is longer than " + MAX_BYTES + " bytes");
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (java.io.IOException e) {
+            // the parser's message quotes the body: name the source, not what it sent
+            throw new IllegalStateException("the answer of " + stats + " is not JSON");
+        }
         JsonNode calls = root.path("calls");
         return new Counts(root.path("volumesCreated").asLong(0), root.path("volumesDeleted").asLong(0),
                 calls.path(CsiMethods.CREATE_VOLUME).path("OK").asLong(0),

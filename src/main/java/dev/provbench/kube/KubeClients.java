@@ -17,9 +17,23 @@ public final class KubeClients {
      * The usual rules: {@code kubeconfig} if given, else $KUBECONFIG or ~/.kube/config, else in-cluster.
      */
     public static Config config(Path kubeconfig) throws IOException {
-        Config config = kubeconfig == null ? Config.autoConfigure(null)
-                : Config.fromKubeconfig(null, Files.readString(kubeconfig), kubeconfig.toString());
-        return config;
+        if (kubeconfig == null) {
+            return Config.autoConfigure(null);
+        }
+        String text;
+        try {
+            text = Files.readString(kubeconfig);
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("cannot read the kubeconfig " + kubeconfig + " (" + e.getClass().getSimpleName()
+                    + ")");
+        }
+        try {
+            return Config.fromKubeconfig(null, text, kubeconfig.toString());
+        } catch (RuntimeException e) {
+            // the parser's message may quote the file: say which file and what kind of failure, never its content
+            throw new IOException("the file " + kubeconfig + " is not a usable kubeconfig (" + e.getClass()
+                    .getSimpleName() + ")");
+        }
     }
 
     public static KubernetesClient client(Config base, RateLimiter limiter, RequestStats stats) {

@@ -99,7 +99,15 @@ public final class RateLimiter {
     public long acquire() throws InterruptedException {
         long wait = reserve();
         if (wait > 0) {
-            sleeper.sleepNanos(wait);
+            try {
+                sleeper.sleepNanos(wait);
+            } catch (InterruptedException e) {
+                // a waiter that gives up (an aborted run) hands its token back, as client-go's Wait cancels its
+                // reservation: otherwise thousands of interrupted waiters leave debt that later requests —
+                // the cleanup's — must wait out
+                bucket.addTokens(1);
+                throw e;
+            }
         }
         return wait;
     }

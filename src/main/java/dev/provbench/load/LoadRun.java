@@ -99,7 +99,10 @@ public final class LoadRun {
         return phase;
     }
 
-    /** Stops starting new cycles; running operations finish (bounded by the op timeout), then cleanup runs. */
+    /**
+     * Stops starting new cycles; running operations may finish for the abort grace (and never past the op
+     * timeout), then their waits are interrupted and cleanup runs.
+     */
     public void abort() {
         aborted = true;
         stopping = true;
@@ -168,11 +171,16 @@ public final class LoadRun {
         w = log.closeWindow();
         phase = Phase.DRAIN;
         listener.windowEnd(w);
-        // let running operations finish (counted as after the window), bounded by the op timeout; an abort
-        // (SIGTERM) cuts this short: cleanup finds whatever was created by its label anyway
+        // let running operations finish (counted as after the window), bounded by the op timeout; after an
+        // abort (DELETE, SIGTERM) only for the abort grace: then every wait — for a token, for Bound, for the PV
+        // to go — is cut, and cleanup finds whatever was created by its label anyway
         long drainDeadline = System.nanoTime() + config.opTimeout().toNanos() * 2 + 5_000_000_000L;
+        long graceDeadline = Long.MAX_VALUE;
         while (!finished.await(100, TimeUnit.MILLISECONDS)) {
-            if (aborted || System.nanoTime() > drainDeadline) {
+            if (aborted && graceDeadline == Long.MAX_VALUE) {
+                graceDeadline = System.nanoTime() + config.abortGrace().toNanos();
+            }
+            if (System.nanoTime() > Math.min(drainDeadline, graceDeadline)) {
                 workers.forEach(Thread::interrupt);
                 finished.await(10, TimeUnit.SECONDS);
                 break;

@@ -12,7 +12,7 @@ import java.time.Duration;
  */
 public record RunConfig(int threads, Duration duration, long cycles, Duration opTimeout, String namespace,
                         String storageClass, String size, String accessMode, WaitMode waitMode, double qps,
-                        int burst, Duration interval, Duration warmup, Duration warmupMax) {
+                        int burst, Duration interval, Duration warmup, Duration warmupMax, Duration abortGrace) {
 
     /** How workers wait for Bound and for PV-gone; JSON and flag values are the lower-case names. */
     public enum WaitMode {

@@ -29,7 +29,10 @@ import java.util.Map;
  * {@link Operations} reports first (every per-op figure divides by its window ops).
  */
 final class Measurements {
-    /** What the measurements read: the run, its client, and (with {@code --local}) the embedded cluster. */
+    /**
+     * What the measurements read: the run, its client, (with {@code --local}) the embedded cluster, and the
+     * driver in this process when it serves (local runs and {@code provbench serve}).
+     */
     record Sources(LoadRun run, KubernetesClient client, RequestStats stats, LocalCluster cluster,
                    DriverCounts inProcessDriver) {
     }
@@ -48,7 +51,10 @@ final class Measurements {
             out.add(new StandInRequests(standIns));
             out.add(new DriverCalls(s.inProcessDriver()));
         } else if (c.driverUrl() != null) {
-            out.add(new DriverCalls(new DriverStatsHttp(c.driverUrl())));
+            out.add(new DriverCalls(new DriverStatsHttp(c.driverUrl(), org.eclipse.microprofile.config.ConfigProvider
+                    .getConfig().getOptionalValue("provbench.api.token", String.class))));
+        } else if (s.inProcessDriver() != null) { // provbench serve: this process is the driver
+            out.add(new DriverCalls(s.inProcessDriver()));
         }
         if (c.provisionerLog() != null || c.provisionerPodNamespace() != null) {
             out.add(new ProvisionerLog(c.provisionerLog(), s.client(), c.provisionerPodNamespace(),

@@ -117,7 +117,7 @@ public class RunExecutor {
 
     private void measure(RunExecution e, Setup s, Consumer<String> say) throws Exception {
         List<Measurement> ms = Measurements.of(e.checked(), new Measurements.Sources(s.run(), s.client(), s.stats(),
-                s.cluster(), s.cluster() == null ? null : inProcessDriver()));
+                s.cluster(), s.cluster() != null || csi.isServing() ? inProcessDriver() : null));
         for (Measurement m : ms) {
             m.idle();
         }

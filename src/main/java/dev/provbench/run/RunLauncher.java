@@ -29,11 +29,13 @@ public class RunLauncher {
 
     private final RunExecutor executor;
     private final RunRegistry registry;
+    private final RunLimits limits;
     private volatile boolean enabled;
 
-    public RunLauncher(RunExecutor executor, RunRegistry registry) {
+    public RunLauncher(RunExecutor executor, RunRegistry registry, RunLimits limits) {
         this.executor = executor;
         this.registry = registry;
+        this.limits = limits;
     }
 
     /** {@code provbench serve} accepts runs; {@code driver} and {@code run} processes do not. */
@@ -70,7 +72,7 @@ public class RunLauncher {
      * another run is active.
      */
     public RunExecution launch(RunRequest request) {
-        RunExecution e = new RunExecution(request.check());
+        RunExecution e = new RunExecution(request.check(limits.values()));
         Optional<RunExecution> other = registry.begin(e);
         if (other.isPresent()) {
             throw new Busy(other.get());

@@ -54,6 +54,10 @@ public class RunRequest {
     @Option(names = "--op-timeout", description = "Timeout of one create or delete (default ${DEFAULT-VALUE}).")
     public String opTimeout = "2m";
 
+    @Option(names = "--abort-grace", description = "On abort (DELETE, SIGTERM, Ctrl-C): how long cycles in flight "
+            + "may still finish before their waits are cut and cleanup starts (default ${DEFAULT-VALUE}).")
+    public String abortGrace = "20s";
+
     /** null = $PROVBENCH_NAMESPACE, else "default" */
     @Option(names = "--namespace", description = "Namespace of the PVCs (default $PROVBENCH_NAMESPACE, else "
             + "default).")
@@ -186,6 +190,44 @@ public class RunRequest {
             "driverUrl", "PROVBENCH_DRIVER_URL",
             "processes", "PROVBENCH_PROCESSES");
 
+    /**
+     * Fields that name files or processes of the machine that runs provbench: over the API they would let a
+     * caller make the server read any file it can, so they are settings of the {@code serve} process only (its
+     * environment, {@link #ENVIRONMENT}).
+     */
+    public static final List<String> SERVER_SETTINGS = List.of("kubeconfig", "auditLog", "provisionerLog", "processes");
+    /** URLs the server fetches: over the API only the server's own configured value (or none) is accepted. */
+    public static final List<String> SERVER_URLS = List.of("driverUrl", "provisionerMetrics");
+
+    /**
+     * What a request over the API may not set (before {@link #withEnvironmentDefaults}): throws
+     * {@link Invalid} naming the first such field.
+     */
+    public RunRequest checkFromApi(Map<String, String> env) {
+        Map<String, String> given = new LinkedHashMap<>();
+        given.put("kubeconfig", kubeconfig);
+        given.put("auditLog", auditLog);
+        given.put("provisionerLog", provisionerLog);
+        given.put("processes", processes);
+        for (String f : SERVER_SETTINGS) {
+            if (given.get(f) != null) {
+                String var = ENVIRONMENT.get(f);
+                throw bad(f, "is a setting of the server, not of a request" + (var == null ? "" : " (the "
+                        + "server's environment: " + var + ")"));
+            }
+        }
+        Map<String, String> urls = Map.of("driverUrl", driverUrl == null ? "" : driverUrl,
+                "provisionerMetrics", provisionerMetrics == null ? "" : provisionerMetrics);
+        for (String f : SERVER_URLS) {
+            String v = urls.get(f);
+            String configured = env.get(ENVIRONMENT.get(f));
+            if (!v.isEmpty() && !v.equals(configured)) {
+                throw bad(f, "may only be the server's configured value (" + ENVIRONMENT.get(f) + ") or absent");
+            }
+        }
+        return this;
+    }
+
     /** Fills unset fields from {@link #ENVIRONMENT} (not for a local run). */
     public RunRequest withEnvironmentDefaults(Map<String, String> env) {
         if (local) {
@@ -213,27 +255,37 @@ public class RunRequest {
         return new Invalid(field, message);
     }
 
-    private static Duration duration(String field, String value, boolean zeroAllowed) {
+    private static Duration duration(String field, String value, boolean zeroAllowed, Duration max) {
         if (value == null) {
             throw bad(field, "is required");
         }
+        Duration d;
         try {
-            Duration d = Durations.parse(value);
-            if (d.isNegative() || d.isZero() && !zeroAllowed) {
-                throw bad(field, zeroAllowed ? "must not be negative" : "must be greater than 0");
-            }
-            return d;
+            d = Durations.parse(value);
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw bad(field, e.getMessage());
         }
+        if (d.isNegative() || d.isZero() && !zeroAllowed) {
+            throw bad(field, zeroAllowed ? "must not be negative" : "must be greater than 0");
+        }
+        if (d.compareTo(max) > 0) {
+            throw bad(field, "must be at most " + Durations.format(max));
+        }
+        return d;
     }
 
-    private static void rate(String qpsField, double q, String burstField, int b) {
+    private static void rate(String qpsField, double q, String burstField, int b, RunLimits.Values limits) {
         if (Double.isNaN(q) || Double.isInfinite(q)) {
             throw bad(qpsField, "must be a number");
         }
+        if (q > limits.qps()) {
+            throw bad(qpsField, "must be at most " + limits.qps());
+        }
         if (b < 0) {
             throw bad(burstField, "must not be negative");
+        }
+        if (b > limits.burst()) {
+            throw bad(burstField, "must be at most " + limits.burst());
         }
         if (q > 0 && b == 0) {
             throw bad(burstField, "must be at least 1 when " + qpsField + " is positive");
@@ -271,7 +323,11 @@ public class RunRequest {
         if (value == null || value.isBlank()) {
             return out;
         }
-        for (String part : value.split(",")) {
+        String[] parts = value.split(",");
+        if (parts.length > 64) {
+            throw bad("processes", "names more than 64 processes");
+        }
+        for (String part : parts) {
             String[] kv = part.trim().split("=", 2);
             if (kv.length != 2 || !kv[0].matches("[A-Za-z0-9][-A-Za-z0-9_.]{0,62}") || !kv[1].matches("[0-9]{1,9}")) {
                 throw bad("processes", "'" + part.trim() + "' is not NAME=PID");
@@ -281,20 +337,35 @@ public class RunRequest {
         return out;
     }
 
-    /** Checks every field before anything starts; the first bad one is thrown, named. */
+    private static boolean dnsSubdomain(String name) {
+        return name.length() <= 253
+                && name.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    }
+
+    /** Checks every field against the default {@link RunLimits}. */
     public Checked check() {
-        if (threads < 1) {
-            throw bad("threads", "must be at least 1");
+        return check(RunLimits.Values.DEFAULT);
+    }
+
+    /** Checks every field before anything starts, within {@code limits}; the first bad one is thrown, named. */
+    public Checked check(RunLimits.Values limits) {
+        if (threads < 1 || threads > limits.threads()) {
+            throw bad("threads", "must be 1 to " + limits.threads());
         }
-        Duration d = duration("duration", duration, false);
-        if (cycles != null && cycles < 1) {
-            throw bad("cycles", "must be at least 1");
+        Duration max = limits.duration();
+        Duration d = duration("duration", duration, false, max);
+        if (cycles != null && (cycles < 1 || cycles > limits.cycles())) {
+            throw bad("cycles", "must be 1 to " + limits.cycles());
         }
         Duration warm = "auto".equals(warmup) ? (cycles != null ? Duration.ZERO : null)
-                : duration("warmup", warmup, true);
-        Duration warmMax = duration("warmupMax", warmupMax, false);
-        Duration timeout = duration("opTimeout", opTimeout, false);
-        Duration step = duration("interval", interval, false);
+                : duration("warmup", warmup, true, max);
+        Duration warmMax = duration("warmupMax", warmupMax, false, max);
+        Duration timeout = duration("opTimeout", opTimeout, false, max);
+        Duration step = duration("interval", interval, false, max);
+        Duration grace = duration("abortGrace", abortGrace, true, max);
+        if (step.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw bad("interval", "must be at least 1s");
+        }
         if (namespace == null) {
             namespace = "default";
         }
@@ -304,12 +375,20 @@ public class RunRequest {
         if (!local && (storageClass == null || storageClass.isBlank())) {
             throw bad("storageClass", "is required unless local");
         }
+        if (storageClass != null && !local && !dnsSubdomain(storageClass)) {
+            throw bad("storageClass", "is not a StorageClass name (a DNS subdomain: lower case, digits, '-', '.')");
+        }
+        java.math.BigDecimal bytes;
         try {
-            if (size == null || Quantity.getAmountInBytes(new Quantity(size)).signum() <= 0) {
-                throw bad("size", "must be positive");
-            }
+            bytes = size == null ? null : Quantity.getAmountInBytes(new Quantity(size));
         } catch (IllegalArgumentException | ArithmeticException e) {
-            throw bad("size", "'" + size + "' is not a Kubernetes quantity (e.g. 1Gi)");
+            throw bad("size", "is not a Kubernetes quantity (e.g. 1Gi)");
+        }
+        if (bytes == null || bytes.signum() <= 0) {
+            throw bad("size", "must be positive");
+        }
+        if (bytes.compareTo(limits.sizeBytes()) > 0) {
+            throw bad("size", "must be at most " + limits.size());
         }
         if (!List.of("ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod").contains(accessMode)) {
             throw bad("accessMode", "'" + accessMode + "' is not one of ReadWriteOnce, ReadOnlyMany, "
@@ -318,35 +397,33 @@ public class RunRequest {
         if (waitMode == null) {
             throw bad("waitMode", "is required");
         }
-        rate("qps", qps, "burst", burst);
+        rate("qps", qps, "burst", burst, limits);
         if (local) {
-            rate("localProvisionerQps", localProvisionerQps, "localProvisionerBurst", localProvisionerBurst);
+            rate("localProvisionerQps", localProvisionerQps, "localProvisionerBurst", localProvisionerBurst, limits);
             if (localProvisionerReads == null) {
                 throw bad("localProvisionerReads", "is required");
             }
-            if (duration("localApiLatency", localApiLatency, true).compareTo(Duration.ofSeconds(1)) > 0) {
-                throw bad("localApiLatency", "must be at most 1s");
-            }
+            duration("localApiLatency", localApiLatency, true, Duration.ofSeconds(1));
         }
-        if (minOpsPerSec != null && (minOpsPerSec < 0 || minOpsPerSec.isNaN())) {
+        if (minOpsPerSec != null && (minOpsPerSec < 0 || minOpsPerSec.isNaN() || minOpsPerSec.isInfinite())) {
             throw bad("minOpsPerSec", "must not be negative");
         }
         if (maxFailures != null && maxFailures < 0) {
             throw bad("maxFailures", "must not be negative");
         }
-        Double p99 = maxP99 == null ? null : duration("maxP99", maxP99, false).toNanos() / 1e6;
+        Double p99 = maxP99 == null ? null : duration("maxP99", maxP99, false, max).toNanos() / 1e6;
         Path log = readable("provisionerLog", provisionerLog);
         String podNs = null;
         String podSelector = null;
         if (provisionerPod != null) {
-            if (!provisionerPod.matches("[^/]+/.+")) {
+            if (!provisionerPod.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?/.{1,1024}")) {
                 throw bad("provisionerPod", "'" + provisionerPod + "' is not NAMESPACE/LABEL-SELECTOR");
             }
             podNs = provisionerPod.substring(0, provisionerPod.indexOf('/'));
             podSelector = provisionerPod.substring(provisionerPod.indexOf('/') + 1);
         }
-        if (provisionerContainer == null || provisionerContainer.isBlank()) {
-            throw bad("provisionerContainer", "must not be empty");
+        if (provisionerContainer == null || !provisionerContainer.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
+            throw bad("provisionerContainer", "is not a container name");
         }
         URI metrics = httpUrl("provisionerMetrics", provisionerMetrics);
         URI driver = httpUrl("driverUrl", driverUrl);
@@ -355,7 +432,7 @@ public class RunRequest {
         Map<String, Long> procs = processes(processes);
         RunConfig cfg = new RunConfig(threads, d, cycles == null ? 0 : cycles, timeout, namespace,
                 local ? LocalCluster.STORAGE_CLASS : storageClass, size, accessMode, waitMode, qps, burst, step,
-                warm, warmMax);
+                warm, warmMax, grace);
         return new Checked(this, cfg, new ReportBuilder.Slo(minOpsPerSec, maxFailures, p99), kc, log, podNs,
                 podSelector, metrics, audit, driver, procs);
     }

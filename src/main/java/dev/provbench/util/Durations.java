@@ -35,7 +35,11 @@ public final class Durations {
                 case "m" -> 60e9;
                 default -> 3600e9;
             };
-            nanos = Math.addExact(nanos, Math.round(value * unit));
+            double part = value * unit;
+            if (part >= Long.MAX_VALUE) {
+                throw new ArithmeticException("'" + text + "' is too long (more than 292 years)");
+            }
+            nanos = Math.addExact(nanos, Math.round(part));
             end = m.end();
         }
         if (end != s.length() || end == 0) {

@@ -23,8 +23,14 @@ class DriverResourceTest {
     @Inject
     VolumeStore store;
 
+    @org.junit.jupiter.api.AfterEach
+    void noBearer() {
+        dev.provbench.TestAuth.none();
+    }
+
     @BeforeEach
     void serve() {
+        dev.provbench.TestAuth.bearer();
         TestDriver.client(server);
     }
 

@@ -35,8 +35,14 @@ class RunsResourceTest {
     @Inject
     RunLauncher launcher;
 
+    @org.junit.jupiter.api.AfterEach
+    void noBearer() {
+        dev.provbench.TestAuth.none();
+    }
+
     @BeforeEach
     void serve() {
+        dev.provbench.TestAuth.bearer();
         launcher.enable();
     }
 
@@ -86,11 +92,39 @@ class RunsResourceTest {
             "{\"provisionerMetrics\": \"ftp://x\", \"local\": true};provisionerMetrics",
             "{\"driverUrl\": \"not a url\", \"local\": true};driverUrl",
             "{\"kubeconfig\": \"/nonexistent/kubeconfig\", \"storageClass\": \"x\"};kubeconfig",
-            "{\"duration\": \"1m\"};storageClass"})
+            "{\"duration\": \"1m\"};storageClass",
+            // every input is bounded (docs/load.md, provbench.limits.*)
+            "{\"threads\": 100000, \"local\": true};threads",
+            "{\"duration\": \"1000000h\", \"local\": true};duration",
+            "{\"duration\": \"9999999999999999h\", \"local\": true};duration",
+            "{\"opTimeout\": \"25h\", \"local\": true};opTimeout",
+            "{\"warmup\": \"25h\", \"local\": true};warmup",
+            "{\"cycles\": 2000000000, \"local\": true};cycles",
+            "{\"qps\": 200000, \"local\": true};qps",
+            "{\"burst\": 2000000, \"local\": true};burst",
+            "{\"localProvisionerQps\": 1e9, \"local\": true};localProvisionerQps",
+            "{\"size\": \"2Pi\", \"local\": true};size",
+            "{\"interval\": \"100ms\", \"local\": true};interval",
+            "{\"localApiLatency\": \"2s\", \"local\": true};localApiLatency",
+            "{\"storageClass\": \"Not_A_Class\"};storageClass",
+            "{\"provisionerContainer\": \"Bad Name\", \"local\": true};provisionerContainer",
+            // the server's files, processes and URLs are not the caller's to name
+            "{\"kubeconfig\": \"/etc/hostname\", \"storageClass\": \"x\"};kubeconfig",
+            "{\"auditLog\": \"/etc/hostname\", \"local\": true};auditLog",
+            "{\"provisionerLog\": \"/etc/hostname\", \"local\": true};provisionerLog",
+            "{\"processes\": \"init=1\", \"local\": true};processes",
+            "{\"driverUrl\": \"http://127.0.0.1:1/\", \"local\": true};driverUrl",
+            "{\"provisionerMetrics\": \"http://169.254.169.254/\", \"local\": true};provisionerMetrics"})
     void everyBadFieldIs400NamingIt(String body, String field) {
         given().contentType(ContentType.JSON).body(body).post("/api/runs").then().statusCode(400)
                 .contentType(ContentType.JSON).body("field", equalTo(field)).body("error", containsString(field));
         given().get("/api/runs").then().statusCode(200); // nothing started
+    }
+
+    @Test
+    void aBodyOver64KiBIsRefused() {
+        String big = "{\"local\": true, \"namespace\": \"" + "a".repeat(70 * 1024) + "\"}";
+        given().contentType(ContentType.JSON).body(big).post("/api/runs").then().statusCode(413);
     }
 
     @Test
@@ -172,6 +206,34 @@ class RunsResourceTest {
         awaitEnd(io.restassured.path.json.JsonPath.from(next).getString("id"));
     }
 
+    /**
+     * The largest run the limits allow, aborted while its workers queue at the buckets and wait for Bound: it
+     * reaches `aborted` within the abort grace plus cleanup (docs/load.md), and leaves nothing.
+     */
+    @Test
+    void anAbortOfTheLargestRunIsBounded() throws Exception {
+        String body = post("{\"local\": true, \"threads\": 4096, \"duration\": \"10m\", \"warmup\": \"0\", "
+                + "\"qps\": -1, \"localProvisionerQps\": -1, \"localApiLatency\": \"0\", \"abortGrace\": \"3s\", "
+                + "\"opTimeout\": \"30s\", \"interval\": \"1s\"}", 202);
+        String id = io.restassured.path.json.JsonPath.from(body).getString("id");
+        long deadline = System.nanoTime() + 90_000_000_000L;
+        Response live;
+        do {
+            Thread.sleep(200);
+            live = given().get("/api/runs/" + id);
+        } while ((live.path("progress") == null || live.<Integer>path("progress.inFlight") < 1000)
+                && System.nanoTime() < deadline);
+        long abortAt = System.nanoTime();
+        given().delete("/api/runs/" + id).then().statusCode(202);
+        Response ended = awaitEnd(id);
+        double seconds = (System.nanoTime() - abortAt) / 1e9;
+        assertEquals("aborted", ended.path("state"), ended.asString());
+        // grace 3 s + interrupting the workers (≤ 10 s) + cleanup of what was created (≤ 2 × op timeout)
+        assertTrue(seconds < 3 + 10 + 60, "aborted after " + seconds + " s");
+        given().get("/api/runs/" + id + "/report").then().statusCode(200)
+                .body("cleanup.leftover.size()", equalTo(0));
+    }
+
     @Test
     void aThresholdThatFailsMakesTheRunFailed() throws Exception {
         String body = post(String.format(QUICK, 4, ", \"minOpsPerSec\": 1000000"), 202);
@@ -183,10 +245,22 @@ class RunsResourceTest {
 
     @Test
     void aRunThatCannotStartIsFailedWithoutAReport(@TempDir Path dir) throws Exception {
+        // the kubeconfig is the server's setting (here fabric8's `kubeconfig` system property), never the caller's
         Path kubeconfig = dev.provbench.TestKubeconfig.unreachable(dir);
-        String body = post("{\"storageClass\": \"x\", \"kubeconfig\": \"" + kubeconfig + "\"}", 202);
-        String id = io.restassured.path.json.JsonPath.from(body).getString("id");
-        Response ended = awaitEnd(id);
+        String before = System.setProperty("kubeconfig", kubeconfig.toString());
+        Response ended;
+        String id;
+        try {
+            String body = post("{\"storageClass\": \"x\"}", 202);
+            id = io.restassured.path.json.JsonPath.from(body).getString("id");
+            ended = awaitEnd(id);
+        } finally {
+            if (before == null) {
+                System.clearProperty("kubeconfig");
+            } else {
+                System.setProperty("kubeconfig", before);
+            }
+        }
         assertEquals("failed", ended.path("state"));
         assertEquals(3, (int) ended.path("exitCode"));
         assertTrue(ended.<String>path("message").contains("127.0.0.1:1"), ended.asString());

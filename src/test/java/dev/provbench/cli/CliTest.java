@@ -30,6 +30,22 @@ class CliTest {
     }
 
     @Test
+    @Launch(value = {"driver", "--endpoint", "tcp://0.0.0.0:10000"}, exitCode = 2)
+    void aRemoteTcpEndpointNeedsAllowRemote(LaunchResult result) {
+        assertTrue(result.getErrorOutput().contains("--allow-remote"), result.getErrorOutput());
+    }
+
+    @Test
+    void onlyLoopbackAddressesCountAsLocal() {
+        for (String local : new String[]{"127.0.0.1", "127.1.2.3", "::1", "localhost"}) {
+            assertTrue(ApiAccessOptions.loopback(local), local);
+        }
+        for (String remote : new String[]{"0.0.0.0", "::", "192.0.2.2", "10.0.0.1", "no-such-host.invalid"}) {
+            assertTrue(!ApiAccessOptions.loopback(remote), remote);
+        }
+    }
+
+    @Test
     @Launch(value = {}, exitCode = 2)
     void subcommandIsRequired(LaunchResult result) {
         assertTrue(result.getErrorOutput().contains("Missing required subcommand"), result.getErrorOutput());

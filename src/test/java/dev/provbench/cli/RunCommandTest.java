@@ -32,7 +32,11 @@ class RunCommandTest {
             "--provisioner-log;/nonexistent/log", "--provisioner-pod;no-slash", "--provisioner-metrics;ftp://x",
             "--driver-url;not a url", "--kubeconfig;/nonexistent/kubeconfig", "--local-provisioner-reads;cache",
             "--local-provisioner-burst;-3", "--out;/nonexistent-dir/report.json", "--namespace;Not_A_Namespace",
-            "--warmup;later", "--warmup;-5s", "--warmup-max;0", "--processes;apiserver", "--processes;x=y"})
+            "--warmup;later", "--warmup;-5s", "--warmup-max;0", "--processes;apiserver", "--processes;x=y",
+            "--threads;4097", "--duration;1000000h", "--duration;9999999999999999h", "--op-timeout;25h",
+            "--warmup-max;48h", "--cycles;2000000000", "--qps;100001", "--burst;1000001", "--size;2Pi",
+            "--interval;999ms", "--local-api-latency;2s", "--local-provisioner-qps;1e9",
+            "--provisioner-container;Bad_Name", "--max-p99;25h"})
     void everyBadFlagIsExit2NamingIt(String flag, String value, QuarkusMainLauncher launcher) {
         LaunchResult r = launcher.launch("run", "--local", flag, value);
         assertEquals(2, r.exitCode(), r.getErrorOutput());
@@ -43,6 +47,32 @@ class RunCommandTest {
     @Launch(value = {"run", "--duration", "1s"}, exitCode = 2)
     void storageClassIsRequiredAgainstACluster(LaunchResult r) {
         assertTrue(r.getErrorOutput().contains("--storage-class"), r.getErrorOutput());
+    }
+
+    @Test
+    @Launch(value = {"run", "--storage-class", "Not_A_Class", "--duration", "1s"}, exitCode = 2)
+    void storageClassMustBeAName(LaunchResult r) {
+        assertTrue(r.getErrorOutput().contains("--storage-class"), r.getErrorOutput());
+    }
+
+    /**
+     * A file that cannot be parsed as what the flag expects — a one-token file like a ServiceAccount token, or
+     * broken YAML — is named in the error, and its content is never shown.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {"%s", "apiVersion: v1\\nkind: Config\\nclusters: [%s"})
+    void noMessageShowsTheContentOfAFile(String template, QuarkusMainLauncher launcher, @TempDir Path dir)
+            throws Exception {
+        String marker = "MARKER" + Long.toHexString(System.nanoTime()) + "eyJhbGciOiJSUzI1NiJ9";
+        Path file = dir.resolve("token");
+        Files.writeString(file, template.replace("\\n", "\n").formatted(marker));
+        LaunchResult r = launcher.launch("run", "--kubeconfig", file.toString(), "--storage-class", "x",
+                "--duration", "5s", "--audit-log", file.toString(), "--provisioner-log", file.toString(),
+                "--format", "json");
+        assertEquals(3, r.exitCode(), r.getErrorOutput());
+        assertFalse(r.getOutput().contains(marker), r.getOutput());
+        assertFalse(r.getErrorOutput().contains(marker), r.getErrorOutput());
+        assertTrue(r.getErrorOutput().contains(file.toString()), "names the file: " + r.getErrorOutput());
     }
 
     @Test

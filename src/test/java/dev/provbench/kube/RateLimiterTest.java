@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -147,5 +148,22 @@ class RateLimiterTest {
                 RequestInfo.of("GET", URI.create("https://k/api/v1/namespaces")));
         assertEquals(new RequestInfo("get", "namespaces"),
                 RequestInfo.of("GET", URI.create("https://k/api/v1/namespaces/default")));
+    }
+
+    @Test
+    void aWaiterThatIsInterruptedHandsItsTokenBack() {
+        FakeClock clock = new FakeClock();
+        RateLimiter.Sleeper interrupted = nanos -> {
+            throw new InterruptedException();
+        };
+        RateLimiter l = RateLimiter.of(5, 10, clock, interrupted);
+        for (int i = 0; i < 10; i++) {
+            assertDoesNotThrow(l::acquire); // the burst: no wait, no sleep
+        }
+        assertEquals(0, l.availableTokens());
+        for (int i = 0; i < 1000; i++) { // a thousand aborted waiters
+            org.junit.jupiter.api.Assertions.assertThrows(InterruptedException.class, l::acquire);
+        }
+        assertEquals(0, l.availableTokens(), "no debt left behind");
     }
 }
