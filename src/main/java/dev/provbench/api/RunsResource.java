@@ -82,13 +82,14 @@ public class RunsResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Start a run", description = "The body takes the options of `provbench run` by their "
             + "JSON names (`opTimeout` for `--op-timeout`); absent ones take the same defaults. `\"local\": true` "
-            + "runs against an in-memory API server in this process. Needs the bearer token if one is configured.")
+            + "runs against an in-memory API server in this process. `kubeconfig`, `auditLog`, `provisionerLog` and "
+            + "`processes` are the server's settings and refused here.")
     @RequestBody(content = @Content(schema = @Schema(implementation = RunRequest.class)))
     @APIResponse(responseCode = "202", description = "Started; follow it at the Location",
             content = @Content(schema = @Schema(implementation = RunView.class)))
     @APIResponse(responseCode = "400", description = "A bad field, named in `field`",
             content = @Content(schema = @Schema(implementation = Error.class)))
-    @APIResponse(responseCode = "401", description = "A bearer token is configured and was not given")
+    @APIResponse(responseCode = "401", description = "No or a wrong bearer token (every /api/ call needs it)")
     @APIResponse(responseCode = "409", description = "Another run is active (`activeRun`)",
             content = @Content(schema = @Schema(implementation = Error.class)))
     @APIResponse(responseCode = "503", description = "This process does not start runs (not `provbench serve`)")
@@ -178,9 +179,9 @@ public class RunsResource {
 
     @DELETE
     @Path("/{id}")
-    @Operation(summary = "Abort a run", description = "No new cycles start; running ones finish (bounded by the "
-            + "op timeout), everything the run created is deleted, and its report is written. The state becomes "
-            + "`aborted` when that is done. Needs the bearer token if one is configured.")
+    @Operation(summary = "Abort a run", description = "No new cycles start; running ones get the run's "
+            + "`abortGrace` (default 20s) to finish, then their waits are cut, everything the run created is "
+            + "deleted, and its report is written. The state becomes `aborted` when that is done.")
     @APIResponse(responseCode = "202", description = "Aborting",
             content = @Content(schema = @Schema(implementation = RunView.class)))
     @APIResponse(responseCode = "404", description = "No such run")
