@@ -25,6 +25,27 @@ final class Checks {
         require(value != null && !value.isEmpty(), field + " is required");
     }
 
+    /** The CSI spec's general size limits ("Size Limits"): a string field 128 bytes, a map field 4 KiB. */
+    static final int MAX_STRING_BYTES = 128;
+    static final int MAX_MAP_BYTES = 4096;
+
+    /** A string field within the spec's 128 bytes (UTF-8). */
+    static void specSize(String value, String field) {
+        require(value.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= MAX_STRING_BYTES,
+                field + " is longer than the CSI limit of " + MAX_STRING_BYTES + " bytes");
+    }
+
+    /** A map field within the spec's 4 KiB (keys and values, UTF-8). */
+    static void specSize(java.util.Map<String, String> map, String field) {
+        long bytes = 0;
+        for (var e : map.entrySet()) {
+            bytes += e.getKey().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                    + e.getValue().getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        }
+        require(bytes <= MAX_MAP_BYTES, field + " holds " + bytes + " bytes, more than the CSI limit of "
+                + MAX_MAP_BYTES);
+    }
+
     /** A path the driver may create or remove: absolute, no NUL, no ".." segment, at most 4096 bytes. */
     static void safePath(String value, String field) {
         notEmpty(value, field);

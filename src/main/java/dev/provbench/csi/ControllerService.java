@@ -114,6 +114,11 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
     public void createVolume(CreateVolumeRequest req, StreamObserver<CreateVolumeResponse> observer) {
         injector.respond(csi.v1.ControllerGrpc.getCreateVolumeMethod(), observer, () -> {
             notEmpty(req.getName(), "name");
+            // what the store keeps per volume is bounded by the spec's size limits
+            Checks.specSize(req.getName(), "name");
+            Checks.specSize(req.getParametersMap(), "parameters");
+            Checks.specSize(req.getSecretsMap(), "secrets");
+            Checks.specSize(req.getMutableParamsMap(), "mutable_parameters");
             capabilities(req.getVolumeCapabilitiesList(), "volume_capabilities");
             long required = req.getCapacityRange().getRequiredBytes();
             long limit = req.getCapacityRange().getLimitBytes();
@@ -356,6 +361,8 @@ public class ControllerService extends ControllerGrpc.ControllerImplBase {
         injector.respond(csi.v1.ControllerGrpc.getCreateSnapshotMethod(), observer, () -> {
             requireCapability(Type.CREATE_DELETE_SNAPSHOT, "CreateSnapshot");
             notEmpty(req.getName(), "name");
+            Checks.specSize(req.getName(), "name");
+            Checks.specSize(req.getParametersMap(), "parameters");
             notEmpty(req.getSourceVolumeId(), "source_volume_id");
             Snapshot s = store.createSnapshot(req.getName(), req.getSourceVolumeId());
             return CreateSnapshotResponse.newBuilder().setSnapshot(toProto(s)).build();

@@ -141,6 +141,17 @@ class ControllerServiceTest {
                 csi.controller.createVolume(create(unique("x")).setCapacityRange(range(-1, 0)).build()));
         expectCode(Code.INVALID_ARGUMENT, () ->
                 csi.controller.createVolume(create(unique("x")).putMutableParams("bogus", "1").build()));
+        // the spec's size limits bound what the store keeps: names 128 bytes, maps 4 KiB
+        String n128 = "n".repeat(128);
+        csi.controller.createVolume(create(n128).putParameters("k", "v".repeat(4095)).build());
+        String longName = expectCode(Code.INVALID_ARGUMENT, () ->
+                csi.controller.createVolume(create("n".repeat(129)).build()));
+        assertTrue(longName.contains("128"), longName);
+        String bigParams = expectCode(Code.INVALID_ARGUMENT, () ->
+                csi.controller.createVolume(create(unique("x")).putParameters("k", "v".repeat(8192)).build()));
+        assertTrue(bigParams.contains("parameters"), bigParams);
+        expectCode(Code.INVALID_ARGUMENT, () ->
+                csi.controller.createVolume(create(unique("x")).putSecrets("k", "v".repeat(4096)).build()));
     }
 
     @Test
