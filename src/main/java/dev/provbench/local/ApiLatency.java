@@ -11,8 +11,6 @@ import java.time.Duration;
  * after every request so that the same limit shows locally.
  */
 record ApiLatency(Duration roundTrip) {
-    static final ApiLatency NONE = new ApiLatency(Duration.ZERO);
-
     ApiLatency {
         if (roundTrip.isNegative()) {
             throw new IllegalArgumentException("a round trip is not negative");
