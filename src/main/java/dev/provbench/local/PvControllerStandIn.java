@@ -30,7 +30,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * kube-controller-manager at QPS 1000 is not limited by its bucket here).
  */
 final class PvControllerStandIn implements AutoCloseable {
-    static final String ANN_PROVISIONER = StandInControllers.ANN_PROVISIONER;
     private final KubernetesClient client;
     private final String driverName;
     private final String storageClass;
@@ -118,11 +117,11 @@ final class PvControllerStandIn implements AutoCloseable {
         Map<String, String> ann = c.getMetadata().getAnnotations();
         String ns = c.getMetadata().getNamespace();
         String name = c.getMetadata().getName();
-        if (ann == null || !ann.containsKey(ANN_PROVISIONER)) {
+        if (ann == null || !ann.containsKey(StandInControllers.ANN_PROVISIONER)) {
             events.record(c, "ExternalProvisioning", "Waiting for a volume to be created either by the external "
                     + "provisioner '" + driverName + "' or manually by the system administrator",
                     event -> eventOfClaim.put(key, event));
-            patch(Api.claimPath(ns, name), "{\"metadata\":{\"annotations\":{\"" + ANN_PROVISIONER + "\":\""
+            patch(Api.claimPath(ns, name), "{\"metadata\":{\"annotations\":{\"" + StandInControllers.ANN_PROVISIONER + "\":\""
                     + driverName + "\"}}}");
             return;
         }
