@@ -57,6 +57,7 @@ public class DriverResource {
     @GET
     @Path("/injection")
     public Map<String, Rule> rules() {
+        present();
         Map<String, Rule> out = new LinkedHashMap<>();
         injector.rules().forEach((m, r) -> out.put(m, Rule.of(r)));
         return out;
@@ -65,6 +66,7 @@ public class DriverResource {
     @PUT
     @Path("/injection/{method}")
     public Rule setRule(@PathParam("method") String method, Rule body) {
+        present();
         if (body == null) {
             throw bad("a JSON body {\"latency\":…, \"errorRate\":…, \"errorCode\":…} is required");
         }
@@ -85,6 +87,7 @@ public class DriverResource {
     @DELETE
     @Path("/injection/{method}")
     public Response removeRule(@PathParam("method") String method) {
+        present();
         try {
             return injector.remove(method) ? Response.noContent().build()
                     : Response.status(404).entity(Map.of("error", "no rule for " + method)).build();
@@ -96,6 +99,7 @@ public class DriverResource {
     @DELETE
     @Path("/injection")
     public Response clearRules() {
+        present();
         injector.clear();
         return Response.noContent().build();
     }
@@ -103,6 +107,7 @@ public class DriverResource {
     @GET
     @Path("/limits")
     public LimitsBody limits() {
+        present();
         Limits l = store.limits();
         return new LimitsBody(Quantities.format(l.defaultVolumeSize()), Quantities.format(l.maxVolumeSize()),
                 Quantities.format(l.totalCapacity()), l.maxVolumes(), l.maxSnapshots(), l.maxVolumesPerNode());
@@ -111,6 +116,7 @@ public class DriverResource {
     @PUT
     @Path("/limits")
     public LimitsBody setLimits(LimitsBody body) {
+        present();
         if (body == null) {
             throw bad("a JSON body with the limits to change is required");
         }
@@ -144,6 +150,7 @@ public class DriverResource {
     @GET
     @Path("/stats")
     public Map<String, Object> stats() {
+        present();
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("serving", server.isServing());
         out.put("endpoint", server.endpoint() == null ? null : server.endpoint().toString());
@@ -155,6 +162,18 @@ public class DriverResource {
         out.put("calls", metrics.counts());
         out.put("injectedFaults", injector.injectedCounts());
         return out;
+    }
+
+    /** 404 in a process that serves no driver ({@code serve --no-driver}), naming where the driver is. */
+    private void present() {
+        String elsewhere = server.elsewhere();
+        if (elsewhere != null) {
+            throw new jakarta.ws.rs.NotFoundException(Response.status(Response.Status.NOT_FOUND)
+                    .type(MediaType.APPLICATION_JSON)
+                    .entity(Map.of("error", "this process serves no driver (serve --no-driver); the driver's API is "
+                            + "at " + elsewhere))
+                    .build());
+        }
     }
 
     private static BadRequestException bad(String message) {

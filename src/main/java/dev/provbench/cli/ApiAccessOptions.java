@@ -28,8 +28,12 @@ public class ApiAccessOptions {
     /** Applies the choice before anything is served; a --no-auth on a non-loopback address is exit code 2. */
     void apply(CommandSpec spec, ApiAccess access) {
         var config = ConfigProvider.getConfig();
-        String host = config.getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0");
-        int port = config.getOptionalValue("quarkus.http.port", Integer.class).orElse(8080);
+        apply(spec, access, config.getOptionalValue("quarkus.http.host", String.class).orElse("0.0.0.0"),
+                config.getOptionalValue("quarkus.http.port", Integer.class).orElse(8080));
+    }
+
+    void apply(CommandSpec spec, ApiAccess access, String host, int port) {
+        var config = ConfigProvider.getConfig();
         if (noAuth) {
             if (!loopback(host)) {
                 throw new ParameterException(spec.commandLine(), "--no-auth is only accepted on a loopback address, "

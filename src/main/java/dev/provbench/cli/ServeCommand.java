@@ -3,7 +3,9 @@ package dev.provbench.cli;
 import dev.provbench.api.ApiAccess;
 import dev.provbench.csi.CsiServer;
 import dev.provbench.csi.DriverConfig;
+import dev.provbench.run.ExitCodes;
 import dev.provbench.run.RunLauncher;
+import io.quarkus.runtime.Quarkus;
 import org.eclipse.microprofile.config.ConfigProvider;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,7 +14,10 @@ import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
 
-/** {@code provbench serve}: the mock CSI driver plus the REST API for load runs and the live page. */
+/**
+ * {@code provbench serve}: the mock CSI driver plus the REST API for load runs and the live page; with
+ * {@code --no-driver} the REST API and page only (the in-cluster layout: the driver is its own Deployment).
+ */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = {"Serve the mock CSI driver and, over HTTP, the REST API for load runs (/api/runs, OpenAPI "
                 + "at /q/openapi) and a live page at /, until stopped.",
@@ -32,6 +37,11 @@ public class ServeCommand implements Callable<Integer> {
     @Mixin
     ApiAccessOptions auth;
 
+    @picocli.CommandLine.Option(names = "--no-driver", description = "Serve only the REST API and the live page: "
+            + "the mock driver runs in another process ('provbench driver', as in kubernetes/), whose counts runs "
+            + "read from PROVBENCH_DRIVER_URL (required with this option). --endpoint does not apply.")
+    boolean noDriver;
+
     private final CsiServer server;
     private final DriverConfig config;
     private final RunLauncher launcher;
@@ -46,12 +56,31 @@ public class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (noDriver) {
+            String url = System.getenv("PROVBENCH_DRIVER_URL");
+            if (url == null || url.isBlank()) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--no-driver needs "
+                        + "PROVBENCH_DRIVER_URL: the HTTP address of the 'provbench driver' that runs will read");
+            }
+            if (driver.endpoint != null) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--endpoint does not apply with --no-driver (no CSI socket is served here)");
+            }
+            auth.apply(spec, access);
+            server.servedElsewhere(url);
+            started();
+            Quarkus.waitForExit();
+            return ExitCodes.OK;
+        }
         auth.apply(spec, access);
-        return driver.serveUntilStopped(spec, server, config, () -> {
-            launcher.enable();
-            int port = ConfigProvider.getConfig().getOptionalValue("quarkus.http.port", Integer.class).orElse(8080);
-            org.jboss.logging.Logger.getLogger(ServeCommand.class).infof("REST API on port %d: POST /api/runs, "
-                    + "live page at /, OpenAPI at /q/openapi", port);
-        });
+        return driver.serveUntilStopped(spec, server, config, this::started);
+    }
+
+    private void started() {
+        launcher.enable();
+        int port = ConfigProvider.getConfig().getOptionalValue("quarkus.http.port", Integer.class).orElse(8080);
+        org.jboss.logging.Logger.getLogger(ServeCommand.class).infof("REST API on port %d: POST /api/runs, "
+                + "live page at /, OpenAPI at /q/openapi%s", port, noDriver
+                ? "; the driver runs elsewhere: " + System.getenv("PROVBENCH_DRIVER_URL") : "");
     }
 }

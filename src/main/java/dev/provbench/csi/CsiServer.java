@@ -42,6 +42,7 @@ public class CsiServer {
     private EventLoopGroup boss;
     private EventLoopGroup workers;
     private Endpoint endpoint;
+    private String elsewhere;
 
     /**
      * The services are plain objects, not CDI beans: Quarkus' own gRPC server would otherwise claim them and
@@ -138,6 +139,20 @@ public class CsiServer {
             Files.delete(path);
             LOG.infof("removed stale socket %s", path);
         }
+    }
+
+    /**
+     * Marks this process as one that serves no driver ({@code serve --no-driver}): the driver runs in another
+     * process, whose HTTP API is at {@code where}. Readiness then does not wait for a socket and the
+     * {@code /driver/} API answers 404 naming that place. Null undoes it (tests).
+     */
+    public synchronized void servedElsewhere(String where) {
+        elsewhere = where;
+    }
+
+    /** Where the driver runs when this process serves none ({@code serve --no-driver}), else null. */
+    public synchronized String elsewhere() {
+        return server == null || server.isShutdown() ? elsewhere : null;
     }
 
     public synchronized boolean isServing() {

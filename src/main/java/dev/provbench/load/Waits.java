@@ -18,7 +18,8 @@ import java.util.concurrent.TimeoutException;
 /**
  * Waiting for a claim to be Bound and for a volume to be gone. In informer mode (the default) the waits are
  * completed by informer events and checked against the informers' listers — no GET is ever sent. Poll mode
- * GETs the object every {@link #POLL_INTERVAL} and exists only to measure the difference.
+ * asks every {@link #POLL_INTERVAL} (a GET of the claim; a LIST of the volume by name, which needs no more
+ * than the list right on PVs the load Role has) and exists only to measure the difference.
  */
 public final class Waits implements AutoCloseable {
     public static final Duration POLL_INTERVAL = Duration.ofMillis(200);
@@ -113,7 +114,9 @@ public final class Waits implements AutoCloseable {
     /** Waits until the volume object no longer exists. */
     public void awaitGone(String volume, Duration timeout) throws InterruptedException, TimeoutException {
         if (mode == RunConfig.WaitMode.POLL) {
-            poll(timeout, () -> client.persistentVolumes().withName(volume).get() == null ? volume : null);
+            // a LIST by name rather than a GET: the load Role grants PVs list/watch only (kubernetes/base)
+            poll(timeout, () -> client.persistentVolumes().withField("metadata.name", volume).list().getItems()
+                    .isEmpty() ? volume : null);
             return;
         }
         CompletableFuture<String> f = new CompletableFuture<>();

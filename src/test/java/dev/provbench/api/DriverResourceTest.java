@@ -35,6 +35,24 @@ class DriverResourceTest {
     }
 
     @Test
+    void aServeWithoutDriverIsReadyAndItsDriverApiNamesWhereTheDriverIs() {
+        server.stop();
+        server.servedElsewhere("http://provbench-driver.example:8080");
+        try {
+            given().get("/driver/stats").then().statusCode(404)
+                    .body("error", containsString("http://provbench-driver.example:8080"));
+            given().contentType(ContentType.JSON).body("{\"maxVolumes\":5}").put("/driver/limits")
+                    .then().statusCode(404);
+            given().get("/q/health/ready").then().statusCode(200)
+                    .body("checks.find { it.name == 'csi-driver' }.data.endpoint", containsString("--no-driver"));
+        } finally {
+            server.servedElsewhere(null);
+            TestDriver.client(server);
+        }
+        given().get("/driver/stats").then().statusCode(200).body("serving", equalTo(true));
+    }
+
+    @Test
     void limitsCanBeReadAndChanged() {
         var saved = store.limits();
         try {

@@ -36,6 +36,14 @@ class CliTest {
     }
 
     @Test
+    void serveWithoutDriverNeedsTheDriversUrl(QuarkusMainLauncher launcher) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getenv("PROVBENCH_DRIVER_URL") == null);
+        LaunchResult result = launcher.launch("serve", "--no-driver");
+        assertEquals(ExitCodes.USAGE, result.exitCode(), result.getErrorOutput());
+        assertTrue(result.getErrorOutput().contains("PROVBENCH_DRIVER_URL"), result.getErrorOutput());
+    }
+
+    @Test
     void onlyLoopbackAddressesCountAsLocal() {
         for (String local : new String[]{"127.0.0.1", "127.1.2.3", "::1", "localhost"}) {
             assertTrue(ApiAccessOptions.loopback(local), local);

@@ -167,6 +167,7 @@ class RunCommandTest {
                 "--min-ops-per-sec", "1000000");
         assertEquals(1, r.exitCode(), r.getErrorOutput());
         assertTrue(r.getOutput().contains("\"get\""), "poll mode GETs: " + r.getOutput());
+        assertTrue(r.getOutput().contains("\"failures\" : 0"), "poll mode waits work: " + r.getOutput());
         assertTrue(r.getOutput().contains("\"passed\" : false"), r.getOutput());
     }
 
