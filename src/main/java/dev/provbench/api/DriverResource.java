@@ -39,7 +39,7 @@ public class DriverResource {
 
     /** Limits as JSON; sizes accept bytes or quantities ("1Gi"); absent fields stay as they are. */
     public record LimitsBody(String defaultVolumeSize, String maxVolumeSize, String totalCapacity, Long maxVolumes,
-                             Long maxSnapshots, Long maxVolumesPerNode) {
+                             Long maxSnapshots, Long maxVolumesPerNode, String maxHeldBytes) {
     }
 
     private final FaultInjector injector;
@@ -110,7 +110,8 @@ public class DriverResource {
         present();
         Limits l = store.limits();
         return new LimitsBody(Quantities.format(l.defaultVolumeSize()), Quantities.format(l.maxVolumeSize()),
-                Quantities.format(l.totalCapacity()), l.maxVolumes(), l.maxSnapshots(), l.maxVolumesPerNode());
+                Quantities.format(l.totalCapacity()), l.maxVolumes(), l.maxSnapshots(), l.maxVolumesPerNode(),
+                Quantities.format(l.maxHeldBytes()));
     }
 
     @PUT
@@ -128,7 +129,8 @@ public class DriverResource {
                     size("totalCapacity", body.totalCapacity(), cur.totalCapacity()),
                     body.maxVolumes() == null ? cur.maxVolumes() : body.maxVolumes(),
                     body.maxSnapshots() == null ? cur.maxSnapshots() : body.maxSnapshots(),
-                    body.maxVolumesPerNode() == null ? cur.maxVolumesPerNode() : body.maxVolumesPerNode()));
+                    body.maxVolumesPerNode() == null ? cur.maxVolumesPerNode() : body.maxVolumesPerNode(),
+                    size("maxHeldBytes", body.maxHeldBytes(), cur.maxHeldBytes())));
         } catch (IllegalArgumentException e) {
             throw bad(e.getMessage());
         }
@@ -156,6 +158,7 @@ public class DriverResource {
         out.put("endpoint", server.endpoint() == null ? null : server.endpoint().toString());
         out.put("volumes", store.volumeCount());
         out.put("volumeBytes", store.usedBytes());
+        out.put("heldBytes", store.heldBytes());
         out.put("snapshots", store.snapshotCount());
         out.put("volumesCreated", store.volumesCreated());
         out.put("volumesDeleted", store.volumesDeleted());

@@ -43,6 +43,7 @@ public class CsiServer {
     private EventLoopGroup workers;
     private Endpoint endpoint;
     private String elsewhere;
+    private final VolumeStore store;
 
     /**
      * The services are plain objects, not CDI beans: Quarkus' own gRPC server would otherwise claim them and
@@ -55,6 +56,7 @@ public class CsiServer {
         this.node = new NodeService(store, injector, config);
         this.metrics = metrics;
         this.config = config;
+        this.store = store;
     }
 
     /** Starts serving; fails if already serving. Returns the endpoint actually bound (TCP port 0 resolved). */
@@ -105,7 +107,8 @@ public class CsiServer {
         endpoint = where instanceof Endpoint.Tcp t && t.port() == 0
                 ? new Endpoint.Tcp(t.host(), ((InetSocketAddress) s.getListenSockets().get(0)).getPort())
                 : where;
-        LOG.infof("CSI driver %s serving Identity, Controller and Node on %s", config.name(), endpoint);
+        LOG.infof("CSI driver %s serving Identity, Controller and Node on %s (at most %d volumes)", config.name(),
+                endpoint, store.limits().maxVolumes());
         return endpoint;
     }
 

@@ -1,6 +1,8 @@
 package dev.provbench.csi;
 
+import dev.provbench.csi.state.HeapBudget;
 import dev.provbench.csi.state.Limits;
+import dev.provbench.util.Quantities;
 import dev.provbench.csi.state.VolumeStore;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,6 +14,7 @@ import java.time.Clock;
 /** Wires the plain state classes into CDI. */
 @ApplicationScoped
 public class DriverBeans {
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(DriverBeans.class);
 
     @Produces
     @ApplicationScoped
@@ -23,12 +26,22 @@ public class DriverBeans {
     @ApplicationScoped
     VolumeStore volumeStore(DriverConfig config, Clock clock, MeterRegistry registry) {
         DriverConfig.Limits l = config.limits();
+        long heap = Runtime.getRuntime().maxMemory();
+        long maxVolumes = l.maxVolumes().orElseGet(() -> HeapBudget.maxVolumes(heap));
+        long maxHeld = l.maxHeldBytes().orElseGet(() -> HeapBudget.maxHeldBytes(heap));
         VolumeStore store = new VolumeStore(new Limits(l.defaultVolumeSize(), l.maxVolumeSize(), l.totalCapacity(),
-                l.maxVolumes(), l.maxSnapshots(), l.maxVolumesPerNode()), clock);
+                maxVolumes, l.maxSnapshots(), l.maxVolumesPerNode(), maxHeld), clock);
+        LOG.infof("volume limits: %d volumes%s, %s of names and parameters%s (max heap %s)", maxVolumes,
+                l.maxVolumes().isPresent() ? "" : " (from the heap at " + HeapBudget.BYTES_PER_VOLUME + " B each)",
+                Quantities.format(maxHeld), l.maxHeldBytes().isPresent() ? "" : " (from the heap)",
+                Quantities.format(heap));
         Gauge.builder("provbench_csi_volumes", store, VolumeStore::volumeCount)
                 .description("Volumes that exist in the mock driver").register(registry);
         Gauge.builder("provbench_csi_volume_bytes", store, VolumeStore::usedBytes)
                 .description("Capacity held by the mock driver's volumes").baseUnit("bytes").register(registry);
+        Gauge.builder("provbench_csi_held_bytes", store, VolumeStore::heldBytes)
+                .description("Bytes of names and parameters the mock driver's volumes and snapshots hold "
+                        + "(with heap overhead), against limits.max-held-bytes").baseUnit("bytes").register(registry);
         Gauge.builder("provbench_csi_snapshots", store, VolumeStore::snapshotCount)
                 .description("Snapshots that exist in the mock driver").register(registry);
         return store;

@@ -100,9 +100,19 @@ public interface DriverConfig {
         @WithConverter(Quantities.Converter.class)
         Long totalCapacity();
 
-        /** Most volumes that may exist at once; past it CreateVolume gets RESOURCE_EXHAUSTED. 0 = unlimited. */
-        @WithDefault("1000000")
-        long maxVolumes();
+        /**
+         * Most volumes that may exist at once; past it CreateVolume gets RESOURCE_EXHAUSTED. 0 = unlimited.
+         * Unset: what the heap holds ({@link dev.provbench.csi.state.HeapBudget}), logged at start.
+         */
+        Optional<Long> maxVolumes();
+
+        /**
+         * Most bytes of names and parameters the volumes and snapshots may hold together (each string and
+         * parameter with its heap overhead); past it RESOURCE_EXHAUSTED. 0 = unlimited. Unset: a share of
+         * the heap ({@link dev.provbench.csi.state.HeapBudget}), logged at start.
+         */
+        @WithConverter(Quantities.Converter.class)
+        Optional<Long> maxHeldBytes();
 
         /** Most snapshots that may exist at once. 0 = unlimited. */
         @WithDefault("100000")

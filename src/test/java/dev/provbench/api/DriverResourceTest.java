@@ -62,6 +62,9 @@ class DriverResourceTest {
                     .body("maxVolumes", equalTo(5)).body("totalCapacity", equalTo("10Gi"));
             assertEquals(10L << 30, store.limits().totalCapacity());
             assertEquals(saved.defaultVolumeSize(), store.limits().defaultVolumeSize(), "absent fields unchanged");
+            given().contentType(ContentType.JSON).body("{\"maxHeldBytes\":\"1Mi\"}")
+                    .put("/driver/limits").then().statusCode(200).body("maxHeldBytes", equalTo("1Mi"));
+            assertEquals(1L << 20, store.limits().maxHeldBytes());
             given().contentType(ContentType.JSON).body("{\"maxVolumeSize\":\"lots\"}")
                     .put("/driver/limits").then().statusCode(400).body("error", containsString("maxVolumeSize"));
             given().contentType(ContentType.JSON).body("{\"maxVolumes\":-1}")

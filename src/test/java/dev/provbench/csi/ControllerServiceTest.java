@@ -167,18 +167,18 @@ class ControllerServiceTest {
     void limitsGiveOutOfRangeAndResourceExhausted() {
         Limits saved = store.limits();
         try {
-            store.setLimits(new Limits(GI, 4 * GI, 0, 0, 0, 0));
+            store.setLimits(new Limits(GI, 4 * GI, 0, 0, 0, 0, 0));
             String tooBig = expectCode(Code.OUT_OF_RANGE, () -> csi.controller.createVolume(create(unique("big"))
                     .setCapacityRange(range(5 * GI, 0)).build()));
             assertTrue(tooBig.contains("maximum volume size"), tooBig);
 
             long count = store.volumeCount();
-            store.setLimits(new Limits(GI, 0, 0, count + 1, 0, 0));
+            store.setLimits(new Limits(GI, 0, 0, count + 1, 0, 0, 0));
             csi.controller.createVolume(create(unique("last")).build());
             expectCode(Code.RESOURCE_EXHAUSTED, () -> csi.controller.createVolume(create(unique("over")).build()));
 
             long used = store.usedBytes();
-            store.setLimits(new Limits(GI, 0, used + 2 * GI, 0, 0, 0));
+            store.setLimits(new Limits(GI, 0, used + 2 * GI, 0, 0, 0, 0));
             csi.controller.createVolume(create(unique("fits")).setCapacityRange(range(2 * GI, 0)).build());
             String noSpace = expectCode(Code.RESOURCE_EXHAUSTED, () -> csi.controller.createVolume(
                     create(unique("nospace")).build()));
@@ -327,7 +327,7 @@ class ControllerServiceTest {
     void getCapacityReflectsTotal() {
         Limits saved = store.limits();
         try {
-            store.setLimits(new Limits(GI, 8 * GI, store.usedBytes() + 10 * GI, 0, 0, 0));
+            store.setLimits(new Limits(GI, 8 * GI, store.usedBytes() + 10 * GI, 0, 0, 0, 0));
             var rsp = csi.controller.getCapacity(GetCapacityRequest.newBuilder().addVolumeCapabilities(mountRwo())
                     .build());
             assertEquals(10 * GI, rsp.getAvailableCapacity());
@@ -400,7 +400,7 @@ class ControllerServiceTest {
         Limits saved = store.limits();
         List<String> ids = List.of(newVolume(), newVolume(), newVolume());
         try {
-            store.setLimits(new Limits(GI, 0, 0, 0, 0, 2));
+            store.setLimits(new Limits(GI, 0, 0, 0, 0, 2, 0));
             csi.controller.controllerPublishVolume(publish(ids.get(0)).build());
             csi.controller.controllerPublishVolume(publish(ids.get(1)).build());
             expectCode(Code.RESOURCE_EXHAUSTED, () -> csi.controller.controllerPublishVolume(

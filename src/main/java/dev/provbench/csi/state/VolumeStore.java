@@ -49,6 +49,7 @@ public final class VolumeStore {
     private final java.util.concurrent.atomic.LongAdder volumesCreated = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder volumesDeleted = new java.util.concurrent.atomic.LongAdder();
     private final AtomicLong usedBytes = new AtomicLong();
+    private final AtomicLong heldBytes = new AtomicLong();
 
     private final ConcurrentHashMap<String, Snapshot> snapshotsById = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Snapshot> snapshotsByName = new ConcurrentHashMap<>();
@@ -76,6 +77,56 @@ public final class VolumeStore {
 
     public long usedBytes() {
         return usedBytes.get();
+    }
+
+    /** Bytes of names, parameters and mutable parameters the volumes and snapshots that exist hold ({@link #held}). */
+    public long heldBytes() {
+        return heldBytes.get();
+    }
+
+    /**
+     * What a volume holds against {@link Limits#maxHeldBytes()}: its name and parameters as the heap keeps
+     * them — each string its UTF-8 length plus {@link #STRING_OVERHEAD}, each parameter another
+     * {@link #ENTRY_OVERHEAD} — so that many tiny parameters cost what they cost, not their few characters.
+     */
+    static long held(Volume v) {
+        return held(v.name(), v.parameters(), v.mutableParameters());
+    }
+
+    /** A String's header and array header on a 64-bit JVM with compressed references, rounded up. */
+    static final long STRING_OVERHEAD = 48;
+    /** A map entry's share of an immutable or hash map (slots, entry object), rounded up. */
+    static final long ENTRY_OVERHEAD = 32;
+
+    private static long held(String name, Map<String, String> parameters, Map<String, String> mutable) {
+        long n = text(name);
+        for (Map<String, String> m : List.of(parameters, mutable)) {
+            for (Map.Entry<String, String> e : m.entrySet()) {
+                n += ENTRY_OVERHEAD + text(e.getKey()) + text(e.getValue());
+            }
+        }
+        return n;
+    }
+
+    private static long text(String s) {
+        return STRING_OVERHEAD + utf8(s);
+    }
+
+    private static long utf8(String s) {
+        long n = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            n += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+        }
+        return n;
+    }
+
+    private void reserveHeld(long bytes, Limits l) {
+        if (!tryIncrement(heldBytes, bytes, l.maxHeldBytes())) {
+            throw new StateException(RESOURCE_EXHAUSTED, "the driver holds " + heldBytes.get() + " bytes of names "
+                    + "and parameters, and " + bytes + " more would pass its limit of " + l.maxHeldBytes()
+                    + " (limits.max-held-bytes)");
+        }
     }
 
     /** Volumes ever created (idempotent repeats of a create not counted). */
@@ -107,7 +158,14 @@ public final class VolumeStore {
         }
         Limits l = limits.get();
         long size = sizeFor(spec, l);
+        long held = held(spec.name(), spec.parameters(), spec.mutableParameters());
         reserveVolume(size, l);
+        try {
+            reserveHeld(held, l);
+        } catch (StateException e) {
+            release(size);
+            throw e;
+        }
         Volume fresh = new Volume(UUID.randomUUID().toString(), spec.name(), size, spec.parameters(),
                 spec.mutableParameters(), spec.source(), seq.incrementAndGet(), Map.of(), null, Map.of());
         // Visible by ID before by name, so whoever gets this ID from either path finds the volume.
@@ -116,6 +174,7 @@ public final class VolumeStore {
         if (winner != null) {
             volumesById.remove(fresh.id());
             release(size);
+            heldBytes.addAndGet(-held);
             return new Created(checkCompatible(winner, spec), false);
         }
         volumeOrder.put(fresh.seq(), fresh.id());
@@ -184,7 +243,8 @@ public final class VolumeStore {
 
     private void reserveVolume(long size, Limits l) {
         if (!tryIncrement(volumeCount, 1, l.maxVolumes())) {
-            throw new StateException(RESOURCE_EXHAUSTED, "volume limit of " + l.maxVolumes() + " reached");
+            throw new StateException(RESOURCE_EXHAUSTED, "volume limit of " + l.maxVolumes() + " reached"
+                    + " (limits.max-volumes)");
         }
         if (!tryIncrement(usedBytes, size, l.totalCapacity())) {
             volumeCount.decrementAndGet();
@@ -231,6 +291,7 @@ public final class VolumeStore {
         // capacity may have changed since creation: release what the record holds now
         volumeCount.decrementAndGet();
         usedBytes.addAndGet(-v.capacityBytes());
+        heldBytes.addAndGet(-held(v));
         volumesDeleted.increment();
         return true;
     }
@@ -262,11 +323,14 @@ public final class VolumeStore {
         });
     }
 
+    /** Merges mutable parameters in; what they add to the held bytes counts (ModifyVolume's 4 KiB bound it). */
     public Volume modify(String id, Map<String, String> mutableParameters) {
         return update(id, v -> {
             Map<String, String> merged = new HashMap<>(v.mutableParameters());
             merged.putAll(mutableParameters);
-            return v.withMutableParameters(merged);
+            Volume next = v.withMutableParameters(merged);
+            heldBytes.addAndGet(held(next) - held(v));
+            return next;
         });
     }
 
@@ -417,9 +481,16 @@ public final class VolumeStore {
         if (source == null) {
             throw new StateException(NOT_FOUND, "source volume " + sourceVolumeId + " does not exist");
         }
-        long max = limits.get().maxSnapshots();
+        Limits l = limits.get();
+        long max = l.maxSnapshots();
         if (!tryIncrement(snapshotCount, 1, max)) {
             throw new StateException(RESOURCE_EXHAUSTED, "snapshot limit of " + max + " reached");
+        }
+        try {
+            reserveHeld(text(name), l);
+        } catch (StateException e) {
+            snapshotCount.decrementAndGet();
+            throw e;
         }
         Snapshot fresh = new Snapshot(UUID.randomUUID().toString(), name, sourceVolumeId, source.capacityBytes(),
                 clock.instant(), seq.incrementAndGet());
@@ -428,6 +499,7 @@ public final class VolumeStore {
         if (winner != null) {
             snapshotsById.remove(fresh.id());
             snapshotCount.decrementAndGet();
+            heldBytes.addAndGet(-text(name));
             return sameSource(winner, sourceVolumeId);
         }
         snapshotOrder.put(fresh.seq(), fresh.id());
@@ -454,6 +526,7 @@ public final class VolumeStore {
         snapshotsByName.remove(s.name(), s);
         snapshotOrder.remove(s.seq());
         snapshotCount.decrementAndGet();
+        heldBytes.addAndGet(-text(s.name()));
         return true;
     }
 
