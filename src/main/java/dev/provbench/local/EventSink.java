@@ -57,7 +57,11 @@ final class EventSink implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.debugf("%s: %s", what, e.getMessage());
             } finally {
-                latency.answered();
+                try {
+                    latency.answered();
+                } catch (RuntimeException e) {
+                    // interrupted while waiting out the round trip: the sink is closing
+                }
             }
         });
     }
