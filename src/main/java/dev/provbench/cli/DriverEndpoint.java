@@ -52,6 +52,12 @@ public class DriverEndpoint {
             return ExitCodes.FAILED;
         }
         whenServing.run();
+        return untilStopped();
+    }
+
+    /** Serves until SIGTERM/SIGINT (or another stop), then exits 0: stopped as asked. */
+    static int untilStopped() {
+        Signals.onStop(sig -> Quarkus.asyncExit(ExitCodes.OK));
         Quarkus.waitForExit();
         return ExitCodes.OK;
     }

@@ -86,6 +86,20 @@ public class RunCommand implements Callable<Integer> {
             err.println("provbench run: run " + other.get().id() + " is active in this process");
             return ExitCodes.FAILED;
         }
+        java.util.concurrent.atomic.AtomicInteger signals = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable restore = Signals.onStop(sig -> {
+            if (signals.getAndIncrement() == 0) {
+                err.println("provbench run: SIG" + sig + ": aborting; cycles in flight get the abort grace ("
+                        + checked.config().abortGrace().toSeconds() + "s), then cleanup (at most "
+                        + checked.config().cleanupTimeout().toSeconds() + "s), the report and exit code 3");
+            } else {
+                err.println("provbench run: SIG" + sig + " again: cleanup goes on (bounded by --cleanup-timeout); "
+                        + "SIGKILL would leave the run's claims: provbench cleanup --run-id " + e.id()
+                        + " --namespace " + checked.config().namespace() + " removes them");
+            }
+            err.flush();
+            e.abort();
+        });
         try {
             executor.execute(e, line -> {
                 err.println(line.startsWith("provbench run") || line.startsWith("[") ? line : "provbench run: " + line);
@@ -93,6 +107,7 @@ public class RunCommand implements Callable<Integer> {
             });
         } finally {
             runs.end(e);
+            restore.run();
         }
         if (e.report() != null) {
             write(e.report());

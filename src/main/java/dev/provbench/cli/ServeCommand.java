@@ -3,9 +3,7 @@ package dev.provbench.cli;
 import dev.provbench.api.ApiAccess;
 import dev.provbench.csi.CsiServer;
 import dev.provbench.csi.DriverConfig;
-import dev.provbench.run.ExitCodes;
 import dev.provbench.run.RunLauncher;
-import io.quarkus.runtime.Quarkus;
 import org.eclipse.microprofile.config.ConfigProvider;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -69,8 +67,7 @@ public class ServeCommand implements Callable<Integer> {
             auth.apply(spec, access);
             server.servedElsewhere(url);
             started();
-            Quarkus.waitForExit();
-            return ExitCodes.OK;
+            return DriverEndpoint.untilStopped();
         }
         auth.apply(spec, access);
         return driver.serveUntilStopped(spec, server, config, this::started);

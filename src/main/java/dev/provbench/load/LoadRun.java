@@ -48,12 +48,9 @@ public final class LoadRun {
         void windowEnd(RunWindow window);
     }
 
-    /** What cleanup did: claims it deleted, and what it could not remove. */
-    public record Cleanup(long deletedClaims, List<String> leftover) {
-    }
-
     /** How the run ended; {@code drainEndNanos} is when the cleanup started. */
-    public record Outcome(RunWindow window, long drainEndNanos, Cleanup cleanup, boolean aborted) {
+    public record Outcome(RunWindow window, long drainEndNanos, RunCleanup.Result cleanup, double cleanupSeconds,
+                          boolean aborted) {
     }
 
     private final RunConfig config;
@@ -188,10 +185,11 @@ public final class LoadRun {
         }
         long drainEnd = System.nanoTime();
         phase = Phase.CLEANUP;
-        Cleanup cleanup = cleanup();
+        RunCleanup.Result cleanup = new RunCleanup(client, config.namespace(), runId, config.cleanupTimeout()).run();
+        double cleanupSeconds = (System.nanoTime() - drainEnd) / 1e9;
         waits.close();
         phase = Phase.DONE;
-        return new Outcome(w, drainEnd, cleanup, aborted);
+        return new Outcome(w, drainEnd, cleanup, cleanupSeconds, aborted);
     }
 
     /** Waits for the window to open: auto (every worker ended one cycle), fixed, capped, or cut short. */
@@ -304,48 +302,5 @@ public final class LoadRun {
         if (!stopping) {
             Thread.sleep(1000);
         }
-    }
-
-    /** Deletes every claim carrying this run's label and waits for their volumes; lists what stays. */
-    private Cleanup cleanup() {
-        List<String> leftover = new ArrayList<>();
-        long deleted = 0;
-        java.util.Set<String> volumes = new java.util.LinkedHashSet<>();
-        java.util.Set<String> claimUids = new java.util.HashSet<>();
-        try {
-            for (PersistentVolumeClaim c : client.persistentVolumeClaims().inNamespace(config.namespace())
-                    .withLabel(RunConfig.LABEL, runId).list().getItems()) {
-                claimUids.add(c.getMetadata().getUid());
-                if (c.getSpec() != null && c.getSpec().getVolumeName() != null) {
-                    volumes.add(c.getSpec().getVolumeName());
-                }
-                if (c.getMetadata().getDeletionTimestamp() == null) {
-                    client.persistentVolumeClaims().inNamespace(config.namespace())
-                            .withName(c.getMetadata().getName()).delete();
-                    deleted++;
-                }
-            }
-            long deadline = System.nanoTime() + config.opTimeout().toNanos() * 2;
-            // and the volumes made for claims deleted before they were bound (released once the claim is gone)
-            volumes.addAll(waits.volumesClaimedBy(claimUids));
-            for (String v : volumes) {
-                long left = deadline - System.nanoTime();
-                try {
-                    waits.awaitGone(v, Duration.ofNanos(Math.max(left, 1)));
-                } catch (TimeoutException e) {
-                    leftover.add("persistentvolume/" + v);
-                }
-            }
-            for (PersistentVolumeClaim c : client.persistentVolumeClaims().inNamespace(config.namespace())
-                    .withLabel(RunConfig.LABEL, runId).list().getItems()) {
-                leftover.add("persistentvolumeclaim/" + config.namespace() + "/" + c.getMetadata().getName());
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            leftover.add("cleanup interrupted");
-        } catch (KubernetesClientException e) {
-            leftover.add("cleanup failed: " + e.getMessage());
-        }
-        return new Cleanup(deleted, leftover);
     }
 }

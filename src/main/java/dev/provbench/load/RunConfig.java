@@ -9,10 +9,12 @@ import java.time.Duration;
  * @param warmup    null = auto (the window opens once every worker has ended one cycle), else a fixed time
  *                  (zero: no warm-up)
  * @param warmupMax the auto warm-up's cap: past it the window opens anyway (the report says so)
+ * @param cleanupTimeout how long cleanup may delete and wait for the run's claims and volumes ({@link RunCleanup})
  */
 public record RunConfig(int threads, Duration duration, long cycles, Duration opTimeout, String namespace,
                         String storageClass, String size, String accessMode, WaitMode waitMode, double qps,
-                        int burst, Duration interval, Duration warmup, Duration warmupMax, Duration abortGrace) {
+                        int burst, Duration interval, Duration warmup, Duration warmupMax, Duration abortGrace,
+                        Duration cleanupTimeout) {
 
     /** How workers wait for Bound and for PV-gone; JSON and flag values are the lower-case names. */
     public enum WaitMode {

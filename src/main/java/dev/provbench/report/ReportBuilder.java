@@ -11,10 +11,11 @@ public final class ReportBuilder {
     }
 
     /** Thresholds a run must meet; null fields are not checked. */
-    public record Slo(Double minOpsPerSec, Long maxFailures, Double maxP99Ms) {
-        public boolean any() {
-            return minOpsPerSec != null || maxFailures != null || maxP99Ms != null;
-        }
+    /**
+     * What a run must meet to exit 0. Always checked: some operation completed in the window, and no more than
+     * {@code maxFailureRatio} of the window's operations (completed + failed) failed; the rest only when set.
+     */
+    public record Slo(Double minOpsPerSec, Long maxFailures, Double maxP99Ms, double maxFailureRatio) {
     }
 
     /** A latency summary in milliseconds from a histogram in microseconds. */
@@ -38,10 +39,16 @@ public final class ReportBuilder {
      * and delete total p99); null when none is set.
      */
     public static List<RunReport.Threshold> thresholds(Slo slo, RunReport.Ops ops, RunReport.Latencies lat) {
-        if (slo == null || !slo.any() || ops == null) {
+        if (slo == null || ops == null) {
             return null;
         }
         List<RunReport.Threshold> out = new ArrayList<>();
+        long completed = ops.creates() + ops.deletes();
+        out.add(new RunReport.Threshold("min-ops-completed", 1, completed, completed >= 1));
+        double ratio = completed + ops.failures() == 0 ? 0 : round((double) ops.failures()
+                / (completed + ops.failures()));
+        out.add(new RunReport.Threshold("max-failure-ratio", slo.maxFailureRatio(), ratio,
+                ratio <= slo.maxFailureRatio()));
         if (slo.minOpsPerSec() != null) {
             out.add(new RunReport.Threshold("min-ops-per-sec", slo.minOpsPerSec(), ops.opsPerSecond(),
                     ops.opsPerSecond() >= slo.minOpsPerSec()));

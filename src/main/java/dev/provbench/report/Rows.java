@@ -122,7 +122,14 @@ final class Rows {
         }
         if (r.cleanup() != null) {
             rows.add(new Row("cleanup", "claims deleted / left over", r.cleanup().deletedClaims() + " / "
-                    + (r.cleanup().leftover().isEmpty() ? "none" : String.join(", ", r.cleanup().leftover()))));
+                    + (r.cleanup().leftover().isEmpty() ? "none" : r.cleanup().leftover().size() + " object(s)")
+                    + (r.cleanup().seconds() == null ? "" : " (" + num(r.cleanup().seconds()) + " s)")));
+            for (RunReport.Leftover left : r.cleanup().leftover()) {
+                rows.add(new Row("cleanup", "left over", left.toString()));
+            }
+            if (r.cleanup().command() != null) {
+                rows.add(new Row("cleanup", "remove with", r.cleanup().command()));
+            }
         }
         if (r.thresholds() != null) {
             for (RunReport.Threshold th : r.thresholds()) {

@@ -115,7 +115,22 @@ public record RunReport(int schemaVersion, Tool tool, String mode, String runId,
                             Long rssBytesPeak, String source, Integer resets, String note) {
     }
 
-    public record Cleanup(long deletedClaims, List<String> leftover) {
+    /**
+     * What cleanup did ({@code load.RunCleanup}): claims it deleted, and what is still there by a final LIST —
+     * empty only when the cluster said nothing of the run is left.
+     *
+     * @param command the command that removes what is left (null when nothing is)
+     */
+    public record Cleanup(long deletedClaims, List<Leftover> leftover, Double seconds, String command) {
+    }
+
+    /** An object of the run still present after cleanup (or whose state is unknown), and why. */
+    public record Leftover(String kind, String name, String namespace, String phase, String reason) {
+        @Override
+        public String toString() {
+            return kind + "/" + (namespace == null ? "" : namespace + "/") + name
+                    + (phase == null ? "" : " (" + phase + ")") + ": " + reason;
+        }
     }
 
     public record Threshold(String name, double limit, double actual, boolean passed) {

@@ -10,6 +10,8 @@ import dev.provbench.kube.KubeClients;
 import dev.provbench.kube.RateLimiter;
 import dev.provbench.kube.RequestStats;
 import dev.provbench.load.LoadRun;
+import dev.provbench.load.Preflight;
+import dev.provbench.load.RunCleanup;
 import dev.provbench.load.RunConfig;
 import dev.provbench.load.RunWindow;
 import dev.provbench.local.LocalCluster;
@@ -116,6 +118,9 @@ public class RunExecutor {
     }
 
     private void measure(RunExecution e, Setup s, Consumer<String> say) throws Exception {
+        if (!e.request().local && !preflight(e, s, say)) {
+            return;
+        }
         List<Measurement> ms = Measurements.of(e.checked(), new Measurements.Sources(s.run(), s.client(), s.stats(),
                 s.cluster(), s.cluster() != null || csi.isServing() ? inProcessDriver() : null));
         for (Measurement m : ms) {
@@ -143,8 +148,19 @@ public class RunExecutor {
                 o.drainEndNanos()));
         ms.forEach(m -> m.report(draft));
         RunReport report = draft.build(version, e.request().local ? "local" : "cluster", e.id(), reportConfig(e),
-                new RunReport.Cleanup(o.cleanup().deletedClaims(), o.cleanup().leftover()), e.checked().slo());
+                cleanup(o, e), e.checked().slo());
         end(e, o, report);
+    }
+
+    /** The report's cleanup: what {@code load.RunCleanup} found, and the command that removes what is left. */
+    private static RunReport.Cleanup cleanup(LoadRun.Outcome o, RunExecution e) {
+        var leftover = o.cleanup().leftover().stream().map(l -> new RunReport.Leftover(l.kind(), l.name(),
+                l.namespace(), l.phase(), l.reason())).toList();
+        String command = leftover.isEmpty() ? null : e.request().local
+                ? "none needed: the in-memory cluster of --local ended with the run"
+                : "provbench cleanup --run-id " + e.id() + " --namespace " + e.checked().config().namespace();
+        return new RunReport.Cleanup(o.cleanup().deletedClaims(), leftover,
+                Math.round(o.cleanupSeconds() * 1000) / 1000.0, command);
     }
 
     private static LoadRun.Listener listener(List<Measurement> ms) {
@@ -187,6 +203,42 @@ public class RunExecutor {
             e.ended(RunExecution.State.FAILED, ExitCodes.THRESHOLD, report, "a threshold failed");
         } else {
             e.ended(RunExecution.State.SUCCEEDED, ExitCodes.OK, report, null);
+        }
+    }
+
+    /**
+     * {@code load.Preflight} with its own unlimited, uncounted client (its few requests are not the run's and
+     * must not spend the run's tokens); false when the run cannot work (ended as failed, exit code 3). Claims
+     * of earlier runs are listed, or removed first with {@code --cleanup-stale}.
+     */
+    private boolean preflight(RunExecution e, Setup s, Consumer<String> say) {
+        RunConfig cfg = e.checked().config();
+        try (KubernetesClient c = KubeClients.client(s.client().getConfiguration(), RateLimiter.of(-1, 0),
+                new RequestStats("preflight", null))) {
+            Preflight.Result r = Preflight.check(c, cfg, e.id());
+            r.warnings().forEach(w -> say.accept("warning: " + w));
+            if (r.fatal() != null) {
+                fail(e, "preflight: " + r.fatal(), say);
+                return false;
+            }
+            if (r.staleClaims() > 0) {
+                String runs = String.join(", ", r.staleRuns().keySet());
+                if (!e.request().cleanupStale) {
+                    say.accept("warning: " + r.staleClaims() + " claim(s) of earlier runs (" + runs + ") are in "
+                            + "namespace " + cfg.namespace() + ": 'provbench cleanup --all --namespace "
+                            + cfg.namespace() + "' removes them (or run with --cleanup-stale)");
+                } else {
+                    say.accept("removing " + r.staleClaims() + " claim(s) of earlier runs (" + runs + ") first "
+                            + "(--cleanup-stale)");
+                    RunCleanup.Result gone = new RunCleanup(c, cfg.namespace(), null, cfg.cleanupTimeout()).run();
+                    if (!gone.clean()) {
+                        fail(e, "--cleanup-stale: " + gone.leftover().size() + " object(s) of earlier runs remain: "
+                                + gone.leftover().get(0) + (gone.leftover().size() > 1 ? ", …" : ""), say);
+                        return false;
+                    }
+                }
+            }
+            return true;
         }
     }
 

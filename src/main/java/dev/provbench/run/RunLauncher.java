@@ -62,7 +62,8 @@ public class RunLauncher {
             b.append(String.format(java.util.Locale.ROOT, "; %d creates, %d deletes, %d failures, %.3f ops/s, "
                             + "%d requests, %d throttled; left over: %s", r.ops().creates(), r.ops().deletes(),
                     r.ops().failures(), r.ops().opsPerSecond(), r.requests().total(), r.throttling().throttled(),
-                    r.cleanup().leftover().isEmpty() ? "none" : String.join(", ", r.cleanup().leftover())));
+                    r.cleanup().leftover().isEmpty() ? "none" : r.cleanup().leftover().size() + " object(s), "
+                            + r.cleanup().command()));
         }
         return b.toString();
     }

@@ -77,11 +77,15 @@ public class RunRegistry {
             e = active;
             wait = done;
         }
+        long bound = 60;
         if (e != null) {
-            LOG.info("stopping: aborting the run, cleaning up and writing the report");
+            var c = e.checked().config();
+            bound += c.abortGrace().toSeconds() + c.cleanupTimeout().toSeconds();
+            LOG.infof("stopping: aborting run %s, cleaning up (at most %ds) and writing the report", e.id(),
+                    c.abortGrace().toSeconds() + c.cleanupTimeout().toSeconds());
             e.abort();
         }
-        if (!wait.await(10, TimeUnit.MINUTES)) {
+        if (!wait.await(bound, TimeUnit.SECONDS)) {
             LOG.warn("the run did not finish its cleanup in time");
         }
     }

@@ -58,6 +58,16 @@ public class RunRequest {
             + "may still finish before their waits are cut and cleanup starts (default ${DEFAULT-VALUE}).")
     public String abortGrace = "20s";
 
+    @Option(names = "--cleanup-timeout", description = "After the run (or an abort): how long cleanup may delete "
+            + "the run's claims and wait for their volumes to go; what is left then is listed in the report with "
+            + "the command that removes it (default ${DEFAULT-VALUE}).")
+    public String cleanupTimeout = "3m";
+
+    @Option(names = "--cleanup-stale", description = "Before the run, remove the claims earlier runs left in the "
+            + "namespace (every claim carrying the run label, as 'provbench cleanup --all' does); without it they "
+            + "are only listed in a warning.")
+    public boolean cleanupStale;
+
     /** null = $PROVBENCH_NAMESPACE, else "default" */
     @Option(names = "--namespace", description = "Namespace of the PVCs (default $PROVBENCH_NAMESPACE, else "
             + "default).")
@@ -114,6 +124,11 @@ public class RunRequest {
 
     @Option(names = "--max-failures", description = "Fail (exit 1) above this many failed operations.")
     public Long maxFailures;
+
+    @Option(names = "--max-failure-ratio", description = "Fail (exit 1) when more than this fraction of the "
+            + "window's operations failed (default ${DEFAULT-VALUE}; 1 turns it off). A window in which no "
+            + "operation completed always fails.")
+    public double maxFailureRatio = 0.5;
 
     @Option(names = "--max-p99", description = "Fail (exit 1) if the create or delete total p99 exceeds this, "
             + "e.g. 30s.")
@@ -363,6 +378,7 @@ public class RunRequest {
         Duration timeout = duration("opTimeout", opTimeout, false, max);
         Duration step = duration("interval", interval, false, max);
         Duration grace = duration("abortGrace", abortGrace, true, max);
+        Duration cleanupIn = duration("cleanupTimeout", cleanupTimeout, false, max);
         if (step.compareTo(Duration.ofSeconds(1)) < 0) {
             throw bad("interval", "must be at least 1s");
         }
@@ -411,6 +427,9 @@ public class RunRequest {
         if (maxFailures != null && maxFailures < 0) {
             throw bad("maxFailures", "must not be negative");
         }
+        if (!(maxFailureRatio >= 0 && maxFailureRatio <= 1)) {
+            throw bad("maxFailureRatio", "must be 0 to 1");
+        }
         Double p99 = maxP99 == null ? null : duration("maxP99", maxP99, false, max).toNanos() / 1e6;
         Path log = readable("provisionerLog", provisionerLog);
         String podNs = null;
@@ -432,8 +451,9 @@ public class RunRequest {
         Map<String, Long> procs = processes(processes);
         RunConfig cfg = new RunConfig(threads, d, cycles == null ? 0 : cycles, timeout, namespace,
                 local ? LocalCluster.STORAGE_CLASS : storageClass, size, accessMode, waitMode, qps, burst, step,
-                warm, warmMax, grace);
-        return new Checked(this, cfg, new ReportBuilder.Slo(minOpsPerSec, maxFailures, p99), kc, log, podNs,
+                warm, warmMax, grace, cleanupIn);
+        return new Checked(this, cfg, new ReportBuilder.Slo(minOpsPerSec, maxFailures, p99, maxFailureRatio), kc,
+                log, podNs,
                 podSelector, metrics, audit, driver, procs);
     }
 }

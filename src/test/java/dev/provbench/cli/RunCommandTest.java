@@ -87,7 +87,9 @@ class RunCommandTest {
         LaunchResult r = launcher.launch("run", "--kubeconfig", kubeconfig.toString(), "--storage-class", "x",
                 "--duration", "5s");
         assertEquals(3, r.exitCode(), r.getErrorOutput());
-        assertTrue(r.getErrorOutput().contains("cannot watch"), r.getErrorOutput());
+        // the preflight finds out, before the run's first request, naming the cluster
+        assertTrue(r.getErrorOutput().contains("preflight: the cluster at http://127.0.0.1:1/ did not answer"),
+                r.getErrorOutput());
     }
 
     @Test

@@ -1,0 +1,126 @@
+package dev.provbench.cli;
+
+import dev.provbench.kube.KubeClients;
+import dev.provbench.kube.RateLimiter;
+import dev.provbench.kube.RequestStats;
+import dev.provbench.load.RunCleanup;
+import dev.provbench.run.ExitCodes;
+import dev.provbench.util.Durations;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code provbench cleanup}: removes what runs left behind (after SIGKILL, or a cleanup that ran out of time):
+ * the claims carrying the run label — one run's or every run's in the namespace — and the PersistentVolumes
+ * made for them, with the same bounded, honest procedure a run ends with ({@link RunCleanup}).
+ */
+@Command(name = "cleanup", mixinStandardHelpOptions = true,
+        description = {"Delete the PVCs runs left (label provbench.dev/run-id) and wait until their PVs are gone.",
+                "Prints what it removed and what remains. Exit codes: 0 nothing remains, 2 bad usage, 3 something "
+                        + "remains (or the cluster could not be asked)."})
+public class CleanupCommand implements Callable<Integer> {
+
+    static final class Which {
+        @Option(names = "--run-id", paramLabel = "ID", description = "The run whose objects to remove (the ID "
+                + "its report and log show).")
+        String runId;
+
+        @Option(names = "--all", description = "Every claim carrying the run label in the namespace, of any run — "
+                + "also of runs still going on elsewhere.")
+        boolean all;
+    }
+
+    @Spec
+    CommandSpec spec;
+
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Which which;
+
+    @Option(names = "--namespace", description = "Namespace of the claims (default $PROVBENCH_NAMESPACE, else "
+            + "default).")
+    String namespace;
+
+    @Option(names = "--timeout", description = "How long to delete and wait (default ${DEFAULT-VALUE}, at most 24h).")
+    String timeout = "3m";
+
+    @Option(names = "--kubeconfig", description = "Kubeconfig file (default: $KUBECONFIG, ~/.kube/config, "
+            + "in-cluster).")
+    String kubeconfig;
+
+    @Option(names = "--qps", description = "Client-side rate limit, as client-go's (default ${DEFAULT-VALUE}).")
+    double qps = 5;
+
+    @Option(names = "--burst", description = "Client-side burst, as client-go's (default ${DEFAULT-VALUE}).")
+    int burst = 10;
+
+    @Override
+    public Integer call() {
+        String ns = namespace != null ? namespace
+                : System.getenv().getOrDefault("PROVBENCH_NAMESPACE", "default");
+        if (!ns.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
+            throw bad("--namespace", "'" + ns + "' is not a namespace name");
+        }
+        if (which.runId != null && !which.runId.matches("[a-z0-9]{1,32}")) {
+            throw bad("--run-id", "'" + which.runId + "' is not a run ID (lower-case letters and digits)");
+        }
+        Duration limit;
+        try {
+            limit = Durations.parse(timeout);
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw bad("--timeout", e.getMessage());
+        }
+        if (limit.isNegative() || limit.isZero() || limit.compareTo(Duration.ofHours(24)) > 0) {
+            throw bad("--timeout", "must be more than 0 and at most 24h");
+        }
+        if (!(qps == -1 || qps > 0 && qps <= 100_000) || burst < 0 || burst > 1_000_000) {
+            throw bad("--qps", "qps must be -1 (no limit) or in (0, 100000], burst in [0, 1000000]");
+        }
+        Path kc = null;
+        if (kubeconfig != null) {
+            kc = Path.of(kubeconfig);
+            if (!Files.isReadable(kc) || Files.isDirectory(kc)) {
+                throw bad("--kubeconfig", kubeconfig + " is not a readable file");
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        String what = which.all ? "every run's claims" : "run " + which.runId;
+        err.printf("provbench cleanup: %s in namespace %s, at most %ds%n", what, ns, limit.toSeconds());
+        err.flush();
+        RunCleanup.Result r;
+        io.fabric8.kubernetes.client.Config config;
+        try {
+            config = KubeClients.config(kc);
+        } catch (IOException | RuntimeException e) {
+            err.println("provbench cleanup: " + e.getMessage());
+            return ExitCodes.FAILED;
+        }
+        try (KubernetesClient client = KubeClients.client(config, RateLimiter.of(qps, burst),
+                new RequestStats("provbench-cleanup", null))) {
+            r = new RunCleanup(client, ns, which.all ? null : which.runId, limit).run();
+        }
+        r.removedClaims().forEach(c -> out.println("removed PersistentVolumeClaim " + ns + "/" + c));
+        r.removedVolumes().forEach(v -> out.println("removed PersistentVolume " + v));
+        r.leftover().forEach(l -> out.println("remains " + l));
+        out.printf("cleanup: %d claim(s) deleted, %d claim(s) and %d volume(s) gone, %d object(s) remain%n",
+                r.deletedClaims(), r.removedClaims().size(), r.removedVolumes().size(), r.leftover().size());
+        out.flush();
+        return r.clean() ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    private ParameterException bad(String flag, String why) {
+        return new ParameterException(spec.commandLine(), "Invalid value for option '" + flag + "': " + why);
+    }
+}

@@ -1,0 +1,161 @@
+package dev.provbench.load;
+
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.authorization.v1.ResourceAttributesBuilder;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
+import io.fabric8.kubernetes.api.model.storage.StorageClass;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a run checks before its first request, so that a run that cannot work fails in seconds naming the
+ * missing thing instead of timing out every operation: the namespace exists and a claim may be created in it
+ * (a server-side dry run: admission included, nothing stored); the StorageClass exists; the tool may delete,
+ * list and watch its claims and list and watch PVs (SelfSubjectAccessReview). Warnings, not failures: no
+ * CSIDriver object for the StorageClass's provisioner, and anything the tool may not read to check. It also
+ * finds claims of earlier runs left in the namespace.
+ */
+public final class Preflight {
+
+    /**
+     * @param fatal      why the run cannot work, or null
+     * @param warnings   what could not be checked or looks wrong but need not be
+     * @param staleRuns  claims of other runs in the namespace, by run ID
+     */
+    public record Result(String fatal, List<String> warnings, Map<String, Integer> staleRuns) {
+        public int staleClaims() {
+            return staleRuns.values().stream().mapToInt(Integer::intValue).sum();
+        }
+    }
+
+    private Preflight() {
+    }
+
+    public static Result check(KubernetesClient client, RunConfig config, String runId) {
+        List<String> warnings = new ArrayList<>();
+        String ns = config.namespace();
+        try {
+            String fatal = dryRunCreate(client, config, runId);
+            if (fatal == null) {
+                fatal = storageClass(client, config.storageClass(), warnings);
+            }
+            if (fatal == null) {
+                fatal = access(client, ns, config.waitMode(), warnings);
+            }
+            Map<String, Integer> stale = new TreeMap<>();
+            if (fatal == null) {
+                for (PersistentVolumeClaim c : client.persistentVolumeClaims().inNamespace(ns)
+                        .withLabel(RunConfig.LABEL).list().getItems()) {
+                    String id = c.getMetadata().getLabels().get(RunConfig.LABEL);
+                    if (!runId.equals(id)) {
+                        stale.merge(id, 1, Integer::sum);
+                    }
+                }
+            }
+            return new Result(fatal, warnings, stale);
+        } catch (KubernetesClientException e) {
+            return new Result("the cluster at " + client.getMasterUrl() + " did not answer: " + ApiErrors.describe(e),
+                    warnings, Map.of());
+        }
+    }
+
+    private static String dryRunCreate(KubernetesClient client, RunConfig config, String runId) {
+        PersistentVolumeClaim claim = new PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName("pb-" + runId + "-preflight").withNamespace(config.namespace())
+                .addToLabels(RunConfig.LABEL, runId).endMetadata()
+                .withNewSpec().withStorageClassName(config.storageClass()).withAccessModes(config.accessMode())
+                .withNewResources().addToRequests("storage", new Quantity(config.size())).endResources()
+                .endSpec().build();
+        try {
+            client.persistentVolumeClaims().inNamespace(config.namespace()).resource(claim).dryRun().create();
+            return null;
+        } catch (KubernetesClientException e) {
+            if (e.getCode() <= 0) { // no HTTP answer (fabric8 says 0 or -1): the cluster is not reachable
+                throw e;
+            }
+            return switch (e.getCode()) {
+                case 404 -> "namespace '" + config.namespace() + "' does not exist";
+                case 403 -> "this identity may not create PersistentVolumeClaims in namespace '"
+                        + config.namespace() + "' (RBAC): " + reason(e);
+                default -> "a claim like the run's is refused in namespace '" + config.namespace() + "' (HTTP "
+                        + e.getCode() + "): " + reason(e);
+            };
+        }
+    }
+
+    private static String storageClass(KubernetesClient client, String name, List<String> warnings) {
+        StorageClass sc;
+        try {
+            sc = client.storage().v1().storageClasses().withName(name).get();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() == 403) {
+                warnings.add("cannot read StorageClass '" + name + "' (RBAC: get storageclasses), so its existence "
+                        + "was not checked");
+                return null;
+            }
+            throw e;
+        }
+        if (sc == null) {
+            return "StorageClass '" + name + "' does not exist (--storage-class)";
+        }
+        String provisioner = sc.getProvisioner();
+        try {
+            if (client.storage().v1().csiDrivers().withName(provisioner).get() == null) {
+                warnings.add("no CSIDriver object '" + provisioner + "' (the provisioner of StorageClass '" + name
+                        + "'): if it is not a CSI driver's, or its driver is not deployed, claims will stay Pending");
+            }
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 403) {
+                throw e;
+            }
+            warnings.add("cannot read CSIDriver '" + provisioner + "' (RBAC: get csidrivers), so it was not checked");
+        }
+        return null;
+    }
+
+    private static String access(KubernetesClient client, String ns, RunConfig.WaitMode mode, List<String> warnings) {
+        List<String[]> needed = new ArrayList<>(List.of(
+                new String[]{"delete", "persistentvolumeclaims", ns}, new String[]{"list", "persistentvolumeclaims", ns},
+                new String[]{"watch", "persistentvolumeclaims", ns}, new String[]{"list", "persistentvolumes", null},
+                new String[]{"watch", "persistentvolumes", null}));
+        if (mode == RunConfig.WaitMode.POLL) {
+            needed.add(new String[]{"get", "persistentvolumeclaims", ns});
+        }
+        List<String> denied = new ArrayList<>();
+        for (String[] n : needed) {
+            SelfSubjectAccessReview review = new SelfSubjectAccessReviewBuilder().withNewSpec()
+                    .withResourceAttributes(new ResourceAttributesBuilder().withVerb(n[0]).withResource(n[1])
+                            .withNamespace(n[2]).build())
+                    .endSpec().build();
+            try {
+                SelfSubjectAccessReview answer = client.authorization().v1().selfSubjectAccessReview()
+                        .create(review);
+                if (answer.getStatus() == null || !Boolean.TRUE.equals(answer.getStatus().getAllowed())) {
+                    denied.add(n[0] + " " + n[1] + (n[2] == null ? "" : " in namespace '" + n[2] + "'"));
+                }
+            } catch (KubernetesClientException e) {
+                if (e.getCode() <= 0) {
+                    throw e;
+                }
+                warnings.add("cannot ask what this identity may do (SelfSubjectAccessReview: HTTP " + e.getCode()
+                        + "), so its rights were not checked");
+                return null;
+            }
+        }
+        return denied.isEmpty() ? null : "this identity may not " + String.join(", ", denied) + " (RBAC; "
+                + "kubernetes/base/rbac-load.yaml has what a run needs)";
+    }
+
+    private static String reason(KubernetesClientException e) {
+        return e.getStatus() != null && e.getStatus().getMessage() != null ? e.getStatus().getMessage()
+                : String.valueOf(e.getMessage());
+    }
+}

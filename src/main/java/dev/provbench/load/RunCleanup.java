@@ -1,0 +1,230 @@
+package dev.provbench.load;
+
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Removes what load runs created, bounded by a deadline and honest about what stays: the claims carrying
+ * the run label ({@link RunConfig#LABEL}; one run's, or every run's) are deleted, and their PersistentVolumes
+ * — bound ones, and the ones made for claims deleted before they were bound — are waited for until gone
+ * (csi-provisioner deletes the PV after the driver's DeleteVolume, so a PV gone means its volume is too).
+ * Every round LISTs the claims and the PVs again, so a claim whose create was still in flight, or a PV
+ * made after its claim was deleted, is found too; an apiserver that does not answer only costs rounds
+ * (with backoff) until the deadline. What remains comes from a final LIST, never from a guess: if that
+ * cannot be made, the objects last seen are reported with that reason, and an unknown state is an entry of
+ * its own — the list is empty only when the cluster said nothing is left.
+ */
+public final class RunCleanup {
+    /** Names of the claims runs make: {@code pb-<run id>-<sequence>}. */
+    public static final Pattern CLAIM_NAME = Pattern.compile("pb-([a-z0-9]+)-[0-9]+");
+
+    /** An object that is still there (or whose state is unknown), and why. */
+    public record Leftover(String kind, String name, String namespace, String phase, String reason) {
+        @Override
+        public String toString() {
+            return kind + "/" + (namespace == null ? "" : namespace + "/") + name
+                    + (phase == null ? "" : " (" + phase + ")") + ": " + reason;
+        }
+    }
+
+    /** What cleanup removed and what stays. */
+    public record Result(int deletedClaims, List<String> removedClaims, List<String> removedVolumes,
+                         List<Leftover> leftover, int rounds, String lastError) {
+        public boolean clean() {
+            return leftover.isEmpty();
+        }
+    }
+
+    /** For tests: how cleanup waits between rounds. */
+    public interface Sleeper {
+        void sleep(long millis) throws InterruptedException;
+    }
+
+    private final KubernetesClient client;
+    private final String namespace;
+    private final String runId;
+    private final Duration timeout;
+    private final Sleeper sleeper;
+    private final Set<String> claimUids = new HashSet<>();
+    private final Map<String, PersistentVolumeClaim> claimsSeen = new LinkedHashMap<>();
+    private final Map<String, PersistentVolume> volumesSeen = new LinkedHashMap<>();
+    private final Set<String> deleteSent = new HashSet<>();
+    /** What the last successful round's LISTs held; null until one succeeds. */
+    private List<PersistentVolumeClaim> lastClaims;
+    private List<PersistentVolume> lastVolumes = List.of();
+
+    /** {@code runId} null: every run's claims in the namespace ({@code provbench cleanup --all}). */
+    public RunCleanup(KubernetesClient client, String namespace, String runId, Duration timeout) {
+        this(client, namespace, runId, timeout, Thread::sleep);
+    }
+
+    RunCleanup(KubernetesClient client, String namespace, String runId, Duration timeout, Sleeper sleeper) {
+        this.client = client;
+        this.namespace = namespace;
+        this.runId = runId;
+        this.timeout = timeout;
+        this.sleeper = sleeper;
+    }
+
+    /** Deletes and waits until nothing of the run(s) is left or the timeout passes; interrupt stops it early. */
+    public Result run() {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long backoff = 250;
+        int rounds = 0;
+        String lastError = null;
+        boolean interrupted = false;
+        while (true) {
+            rounds++;
+            try {
+                if (round()) {
+                    return result(List.of(), rounds, null);
+                }
+                lastError = null;
+                backoff = 250;
+            } catch (KubernetesClientException e) {
+                lastError = ApiErrors.describe(e);
+                backoff = Math.min(backoff * 2, 5000);
+            }
+            long left = (deadline - System.nanoTime()) / 1_000_000;
+            if (left <= 0) {
+                break;
+            }
+            try {
+                sleeper.sleep(Math.min(lastError == null ? 1000 : backoff, left));
+            } catch (InterruptedException e) {
+                interrupted = true;
+                break;
+            }
+        }
+        List<Leftover> leftover = finalState(interrupted ? "cleanup was interrupted" : lastError != null
+                ? "not removed within the cleanup timeout of " + timeout.toSeconds() + "s; the cluster last "
+                + "answered: " + lastError : "not removed within the cleanup timeout of " + timeout.toSeconds() + "s");
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return result(leftover, rounds, lastError);
+    }
+
+    /** One round: LIST, delete what is not being deleted yet; true when nothing of the run(s) is left. */
+    private boolean round() {
+        List<PersistentVolumeClaim> claims = listClaims();
+        for (PersistentVolumeClaim c : claims) {
+            claimUids.add(c.getMetadata().getUid());
+            claimsSeen.put(c.getMetadata().getName(), c);
+            if (c.getMetadata().getDeletionTimestamp() == null && deleteSent.add(c.getMetadata().getUid())) {
+                try {
+                    client.persistentVolumeClaims().inNamespace(namespace).withName(c.getMetadata().getName())
+                            .delete();
+                } catch (KubernetesClientException e) {
+                    if (e.getCode() != 404) {
+                        deleteSent.remove(c.getMetadata().getUid()); // try again next round
+                        throw e;
+                    }
+                }
+            }
+        }
+        List<PersistentVolume> volumes = listVolumes();
+        volumes.forEach(v -> volumesSeen.put(v.getMetadata().getName(), v));
+        lastClaims = claims;
+        lastVolumes = volumes;
+        return claims.isEmpty() && volumes.isEmpty();
+    }
+
+    private List<PersistentVolumeClaim> listClaims() {
+        var claims = client.persistentVolumeClaims().inNamespace(namespace);
+        return (runId == null ? claims.withLabel(RunConfig.LABEL) : claims.withLabel(RunConfig.LABEL, runId))
+                .list().getItems();
+    }
+
+    /**
+     * The PVs made for the run(s)' claims, bound or not: by the UID of a claim seen, or — for one run — by the
+     * claim's name, which finds PVs of claims deleted before cleanup saw them. For every run ({@code --all})
+     * names are not trusted (another tool's claim may be called pb-…), so such PVs are not waited for; with
+     * reclaim policy Delete csi-provisioner removes them anyway.
+     */
+    private List<PersistentVolume> listVolumes() {
+        List<PersistentVolume> out = new ArrayList<>();
+        for (PersistentVolume v : client.persistentVolumes().list().getItems()) {
+            ObjectReference ref = v.getSpec() == null ? null : v.getSpec().getClaimRef();
+            if (ref != null && (claimUids.contains(ref.getUid()) || namespace.equals(ref.getNamespace())
+                    && ours(ref.getName()))) {
+                out.add(v);
+            }
+        }
+        return out;
+    }
+
+    private boolean ours(String claimName) {
+        if (claimName == null) {
+            return false;
+        }
+        Matcher m = CLAIM_NAME.matcher(claimName);
+        return runId != null && m.matches() && runId.equals(m.group(1));
+    }
+
+    private List<Leftover> finalState(String reason) {
+        List<Leftover> out = new ArrayList<>();
+        try {
+            for (PersistentVolumeClaim c : listClaims()) {
+                claimsSeen.put(c.getMetadata().getName(), c);
+                out.add(claim(c, c.getMetadata().getDeletionTimestamp() == null ? "not deleted: " + reason
+                        : "being deleted: " + reason));
+            }
+            for (PersistentVolume v : listVolumes()) {
+                volumesSeen.put(v.getMetadata().getName(), v);
+                out.add(volume(v, reason));
+            }
+            return out;
+        } catch (KubernetesClientException e) {
+            String why = "state unknown: the final LIST failed (" + ApiErrors.describe(e) + "); present at the last one";
+            out.clear();
+            if (lastClaims != null) {
+                lastClaims.forEach(c -> out.add(claim(c, why)));
+                lastVolumes.forEach(v -> out.add(volume(v, why)));
+            }
+            if (out.isEmpty()) {
+                out.add(new Leftover("unknown", runId == null ? "runs in " + namespace : "run " + runId, namespace,
+                        null, "no LIST of the run's claims and volumes succeeded (" + ApiErrors.describe(e) + ")"));
+            }
+            return out;
+        }
+    }
+
+    private static Leftover claim(PersistentVolumeClaim c, String reason) {
+        return new Leftover("PersistentVolumeClaim", c.getMetadata().getName(), c.getMetadata().getNamespace(),
+                c.getStatus() == null ? null : c.getStatus().getPhase(), reason);
+    }
+
+    private static Leftover volume(PersistentVolume v, String reason) {
+        return new Leftover("PersistentVolume", v.getMetadata().getName(), null,
+                v.getStatus() == null ? null : v.getStatus().getPhase(), reason);
+    }
+
+    private Result result(List<Leftover> leftover, int rounds, String lastError) {
+        Set<String> claimsLeft = new HashSet<>();
+        Set<String> volumesLeft = new HashSet<>();
+        for (Leftover l : leftover) {
+            (l.kind().equals("PersistentVolume") ? volumesLeft : claimsLeft).add(l.name());
+        }
+        Set<String> claims = new TreeSet<>(claimsSeen.keySet());
+        claims.removeAll(claimsLeft);
+        Set<String> volumes = new TreeSet<>(volumesSeen.keySet());
+        volumes.removeAll(volumesLeft);
+        return new Result(deleteSent.size(), List.copyOf(claims), List.copyOf(volumes), List.copyOf(leftover), rounds,
+                lastError);
+    }
+}
