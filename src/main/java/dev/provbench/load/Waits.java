@@ -128,15 +128,6 @@ public final class Waits implements AutoCloseable {
         await(f, timeout, () -> gone.remove(volume, f));
     }
 
-    /** The volumes whose claimRef names one of these claims (by UID), bound or not yet. */
-    public java.util.List<String> volumesClaimedBy(java.util.Set<String> claimUids) {
-        java.util.List<PersistentVolume> all = mode == RunConfig.WaitMode.POLL
-                ? client.persistentVolumes().list().getItems() : volumeLister.list();
-        return all.stream().filter(v -> v.getSpec() != null && v.getSpec().getClaimRef() != null
-                        && claimUids.contains(v.getSpec().getClaimRef().getUid()))
-                .map(v -> v.getMetadata().getName()).toList();
-    }
-
     private static String await(CompletableFuture<String> f, Duration timeout, Runnable onTimeout)
             throws InterruptedException, TimeoutException {
         try {
