@@ -12,7 +12,6 @@ import dev.provbench.load.RunCleanup;
 import dev.provbench.run.RunExecution;
 import dev.provbench.run.RunLauncher;
 import dev.provbench.run.RunRegistry;
-import dev.provbench.util.Durations;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -79,28 +78,16 @@ public class CleanupResource {
         } catch (JsonProcessingException e) {
             return RunsResource.Error.response(400, "the body is not a JSON object of cleanup options", null);
         }
-        boolean all = body != null && Boolean.TRUE.equals(body.all());
-        String runId = body == null ? null : body.runId();
-        if (all == (runId != null)) {
-            return RunsResource.Error.response(400, "give either runId or \"all\": true", "runId");
-        }
-        if (runId != null && !runId.matches("[a-z0-9]{1,32}")) {
-            return RunsResource.Error.response(400, "runId is not a run ID", "runId");
-        }
-        String ns = body.namespace() != null ? body.namespace()
-                : System.getenv().getOrDefault("PROVBENCH_NAMESPACE", "default");
-        if (!ns.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
-            return RunsResource.Error.response(400, "namespace is not a namespace name", "namespace");
-        }
-        Duration timeout;
+        RunCleanup.Request request;
         try {
-            timeout = Durations.parse(body.timeout() == null ? "3m" : body.timeout());
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            return RunsResource.Error.response(400, "timeout: " + e.getMessage(), "timeout");
+            request = RunCleanup.Request.check(body == null ? null : body.runId(),
+                    body != null && Boolean.TRUE.equals(body.all()), body == null ? null : body.namespace(),
+                    body == null ? null : body.timeout(), Duration.ofHours(1));
+        } catch (RunCleanup.Request.Invalid e) {
+            return RunsResource.Error.response(400, e.field() + ": " + e.getMessage(), e.field());
         }
-        if (timeout.isZero() || timeout.isNegative() || timeout.compareTo(Duration.ofHours(1)) > 0) {
-            return RunsResource.Error.response(400, "timeout must be more than 0 and at most 1h", "timeout");
-        }
+        String runId = request.runId();
+        boolean all = runId == null;
         Optional<RunExecution> active = registry.active();
         if (active.isPresent() && (all || active.get().id().equals(runId))) {
             return Response.status(409).type(MediaType.APPLICATION_JSON).entity(new RunsResource.Error(
@@ -110,7 +97,7 @@ public class CleanupResource {
         RunCleanup.Result r;
         try (KubernetesClient client = KubeClients.client(KubeClients.config(null), RateLimiter.of(5, 10),
                 new RequestStats("provbench-cleanup", null))) {
-            r = new RunCleanup(client, ns, all ? null : runId, timeout).run();
+            r = new RunCleanup(client, request).run();
         } catch (IOException e) {
             return RunsResource.Error.response(500, e.getMessage(), null);
         }

@@ -5,7 +5,6 @@ import dev.provbench.kube.RateLimiter;
 import dev.provbench.kube.RequestStats;
 import dev.provbench.load.RunCleanup;
 import dev.provbench.run.ExitCodes;
-import dev.provbench.util.Durations;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -67,22 +66,12 @@ public class CleanupCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        String ns = namespace != null ? namespace
-                : System.getenv().getOrDefault("PROVBENCH_NAMESPACE", "default");
-        if (!ns.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
-            throw bad("--namespace", "'" + ns + "' is not a namespace name");
-        }
-        if (which.runId != null && !which.runId.matches("[a-z0-9]{1,32}")) {
-            throw bad("--run-id", "'" + which.runId + "' is not a run ID (lower-case letters and digits)");
-        }
-        Duration limit;
+        RunCleanup.Request request;
         try {
-            limit = Durations.parse(timeout);
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            throw bad("--timeout", e.getMessage());
-        }
-        if (limit.isNegative() || limit.isZero() || limit.compareTo(Duration.ofHours(24)) > 0) {
-            throw bad("--timeout", "must be more than 0 and at most 24h");
+            request = RunCleanup.Request.check(which.runId, which.all, namespace, timeout, Duration.ofHours(24));
+        } catch (RunCleanup.Request.Invalid e) {
+            throw bad("--" + e.field().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT),
+                    e.getMessage());
         }
         if (!(qps == -1 || qps > 0 && qps <= 100_000) || burst < 0 || burst > 1_000_000) {
             throw bad("--qps", "qps must be -1 (no limit) or in (0, 100000], burst in [0, 1000000]");
@@ -96,8 +85,9 @@ public class CleanupCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        String ns = request.namespace();
         String what = which.all ? "every run's claims" : "run " + which.runId;
-        err.printf("provbench cleanup: %s in namespace %s, at most %ds%n", what, ns, limit.toSeconds());
+        err.printf("provbench cleanup: %s in namespace %s, at most %ds%n", what, ns, request.timeout().toSeconds());
         err.flush();
         RunCleanup.Result r;
         io.fabric8.kubernetes.client.Config config;
@@ -109,7 +99,7 @@ public class CleanupCommand implements Callable<Integer> {
         }
         try (KubernetesClient client = KubeClients.client(config, RateLimiter.of(qps, burst),
                 new RequestStats("provbench-cleanup", null))) {
-            r = new RunCleanup(client, ns, which.all ? null : which.runId, limit).run();
+            r = new RunCleanup(client, request).run();
         }
         r.removedClaims().forEach(c -> out.println("removed PersistentVolumeClaim " + ns + "/" + c));
         r.removedVolumes().forEach(v -> out.println("removed PersistentVolume " + v));

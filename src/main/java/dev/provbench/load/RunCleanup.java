@@ -1,5 +1,6 @@
 package dev.provbench.load;
 
+import dev.provbench.util.Durations;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -9,9 +10,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -49,6 +48,51 @@ public final class RunCleanup {
         }
     }
 
+    /**
+     * A cleanup as {@code provbench cleanup} or {@code POST /api/cleanup} asks for it, checked: one run's claims
+     * ({@code runId}) or every run's (null), where, and for how long.
+     */
+    public record Request(String runId, String namespace, Duration timeout) {
+        /** A bad field, by its JSON name; the CLI's flag is the same in kebab case ({@code runId} → --run-id). */
+        public static final class Invalid extends IllegalArgumentException {
+            private final String field;
+
+            Invalid(String field, String message) {
+                super(message);
+                this.field = field;
+            }
+
+            public String field() {
+                return field;
+            }
+        }
+
+        /** {@code namespace} null: $PROVBENCH_NAMESPACE, else default; {@code timeout} null: 3m, at most {@code max}. */
+        public static Request check(String runId, boolean all, String namespace, String timeout, Duration max) {
+            if (all == (runId != null)) {
+                throw new Invalid("runId", "give either a run ID or all");
+            }
+            if (runId != null && !runId.matches("[a-z0-9]{1,32}")) {
+                throw new Invalid("runId", "'" + runId + "' is not a run ID (lower-case letters and digits)");
+            }
+            String ns = namespace != null ? namespace
+                    : System.getenv().getOrDefault("PROVBENCH_NAMESPACE", "default");
+            if (!ns.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
+                throw new Invalid("namespace", "'" + ns + "' is not a namespace name");
+            }
+            Duration t;
+            try {
+                t = Durations.parse(timeout == null ? "3m" : timeout);
+            } catch (IllegalArgumentException | ArithmeticException e) {
+                throw new Invalid("timeout", e.getMessage());
+            }
+            if (t.isZero() || t.isNegative() || t.compareTo(max) > 0) {
+                throw new Invalid("timeout", "must be more than 0 and at most " + Durations.format(max));
+            }
+            return new Request(runId, ns, t);
+        }
+    }
+
     /** For tests: how cleanup waits between rounds. */
     public interface Sleeper {
         void sleep(long millis) throws InterruptedException;
@@ -60,8 +104,8 @@ public final class RunCleanup {
     private final Duration timeout;
     private final Sleeper sleeper;
     private final Set<String> claimUids = new HashSet<>();
-    private final Map<String, PersistentVolumeClaim> claimsSeen = new LinkedHashMap<>();
-    private final Map<String, PersistentVolume> volumesSeen = new LinkedHashMap<>();
+    private final Set<String> claimsSeen = new TreeSet<>();
+    private final Set<String> volumesSeen = new TreeSet<>();
     private final Set<String> deleteSent = new HashSet<>();
     /** What the last successful round's LISTs held; null until one succeeds. */
     private List<PersistentVolumeClaim> lastClaims;
@@ -70,6 +114,10 @@ public final class RunCleanup {
     /** {@code runId} null: every run's claims in the namespace ({@code provbench cleanup --all}). */
     public RunCleanup(KubernetesClient client, String namespace, String runId, Duration timeout) {
         this(client, namespace, runId, timeout, Thread::sleep);
+    }
+
+    public RunCleanup(KubernetesClient client, Request request) {
+        this(client, request.namespace(), request.runId(), request.timeout());
     }
 
     RunCleanup(KubernetesClient client, String namespace, String runId, Duration timeout, Sleeper sleeper) {
@@ -124,7 +172,7 @@ public final class RunCleanup {
         List<PersistentVolumeClaim> claims = listClaims();
         for (PersistentVolumeClaim c : claims) {
             claimUids.add(c.getMetadata().getUid());
-            claimsSeen.put(c.getMetadata().getName(), c);
+            claimsSeen.add(c.getMetadata().getName());
             if (c.getMetadata().getDeletionTimestamp() == null && deleteSent.add(c.getMetadata().getUid())) {
                 try {
                     client.persistentVolumeClaims().inNamespace(namespace).withName(c.getMetadata().getName())
@@ -138,7 +186,7 @@ public final class RunCleanup {
             }
         }
         List<PersistentVolume> volumes = listVolumes();
-        volumes.forEach(v -> volumesSeen.put(v.getMetadata().getName(), v));
+        volumes.forEach(v -> volumesSeen.add(v.getMetadata().getName()));
         lastClaims = claims;
         lastVolumes = volumes;
         return claims.isEmpty() && volumes.isEmpty();
@@ -180,17 +228,16 @@ public final class RunCleanup {
         List<Leftover> out = new ArrayList<>();
         try {
             for (PersistentVolumeClaim c : listClaims()) {
-                claimsSeen.put(c.getMetadata().getName(), c);
                 out.add(claim(c, c.getMetadata().getDeletionTimestamp() == null ? "not deleted: " + reason
                         : "being deleted: " + reason));
             }
             for (PersistentVolume v : listVolumes()) {
-                volumesSeen.put(v.getMetadata().getName(), v);
                 out.add(volume(v, reason));
             }
             return out;
         } catch (KubernetesClientException e) {
-            String why = "state unknown: the final LIST failed (" + ApiErrors.describe(e) + "); present at the last one";
+            String why = "state unknown: the final LIST failed (" + ApiErrors.describe(e)
+                    + "); present at the last one";
             out.clear();
             if (lastClaims != null) {
                 lastClaims.forEach(c -> out.add(claim(c, why)));
@@ -220,9 +267,9 @@ public final class RunCleanup {
         for (Leftover l : leftover) {
             (l.kind().equals("PersistentVolume") ? volumesLeft : claimsLeft).add(l.name());
         }
-        Set<String> claims = new TreeSet<>(claimsSeen.keySet());
+        Set<String> claims = new TreeSet<>(claimsSeen);
         claims.removeAll(claimsLeft);
-        Set<String> volumes = new TreeSet<>(volumesSeen.keySet());
+        Set<String> volumes = new TreeSet<>(volumesSeen);
         volumes.removeAll(volumesLeft);
         return new Result(deleteSent.size(), List.copyOf(claims), List.copyOf(volumes), List.copyOf(leftover), rounds,
                 lastError);

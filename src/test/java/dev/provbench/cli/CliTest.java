@@ -43,6 +43,19 @@ class CliTest {
         assertTrue(result.getErrorOutput().contains("PROVBENCH_DRIVER_URL"), result.getErrorOutput());
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "cleanup|--run-id",
+            "cleanup --run-id NOT_AN_ID|--run-id",
+            "cleanup --all --namespace Bad_NS|--namespace",
+            "cleanup --all --timeout 48h|--timeout",
+            "cleanup --all --run-id abc|--run-id"})
+    void cleanupChecksItsFlagsBeforeAnything(String args, String flag, QuarkusMainLauncher launcher) {
+        LaunchResult result = launcher.launch(args.split(" "));
+        assertEquals(ExitCodes.USAGE, result.exitCode(), result.getErrorOutput());
+        assertTrue(result.getErrorOutput().contains(flag), result.getErrorOutput());
+    }
+
     @Test
     void onlyLoopbackAddressesCountAsLocal() {
         for (String local : new String[]{"127.0.0.1", "127.1.2.3", "::1", "localhost"}) {
