@@ -1,5 +1,6 @@
 package dev.provbench.load;
 
+import dev.provbench.kube.Failures;
 import dev.provbench.kube.RequestStats;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
@@ -12,6 +13,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -64,6 +67,11 @@ public final class LoadRun {
     private volatile boolean aborted;
     private volatile Phase phase = Phase.PREPARE;
     private final List<Thread> workers = new ArrayList<>();
+    /** Claims of failed creates for the reaper: name → until when to look for it. */
+    private final Map<String, Long> abandoned = new ConcurrentHashMap<>();
+    private volatile boolean reaperStop;
+    /** How long after a failed create the reaper looks for its claim, on top of the op timeout. */
+    static final Duration REAP_FOR = Duration.ofSeconds(30);
     private volatile OpLog log;
     private Waits waits;
     private MeterRegistry registry;
@@ -111,7 +119,7 @@ public final class LoadRun {
 
     /** Starts the informers (this is also the check that the cluster answers). */
     public void prepare() throws Exception {
-        waits = new Waits(client, config.namespace(), runId, config.waitMode(), Duration.ofSeconds(60));
+        waits = new Waits(client, stats, config.namespace(), runId, config.waitMode(), Duration.ofSeconds(60));
     }
 
     /** Intervals of the time series the run can span: warm-up, window, drain, plus one. */
@@ -139,6 +147,9 @@ public final class LoadRun {
             phase = Phase.WINDOW;
             listener.windowStart(w);
         }
+        Thread reaper = new Thread(this::reap, "provbench-reaper");
+        reaper.setDaemon(true);
+        reaper.start();
         for (int i = 0; i < config.threads(); i++) {
             int index = i;
             Thread t = new Thread(() -> {
@@ -184,6 +195,9 @@ public final class LoadRun {
             }
         }
         long drainEnd = System.nanoTime();
+        reaperStop = true;
+        reaper.interrupt();
+        reaper.join(10_000);
         phase = Phase.CLEANUP;
         RunCleanup.Result cleanup = new RunCleanup(client, config.namespace(), runId, config.cleanupTimeout()).run();
         double cleanupSeconds = (System.nanoTime() - drainEnd) / 1e9;
@@ -236,58 +250,116 @@ public final class LoadRun {
                 .endSpec().build();
     }
 
-    private static String cause(String op, KubernetesClientException e) {
-        return op + ":" + (e.getCode() > 0 ? "http-" + e.getCode() : "error");
-    }
-
     private void cycle(int worker) throws InterruptedException {
         String name = "pb-" + runId + "-" + sequence.incrementAndGet();
-        Duration timeout = config.opTimeout();
+        long deadline = System.nanoTime() + config.opTimeout().toNanos();
         log.started();
         try {
-            String volume = create(name, timeout);
+            String volume = create(name, deadline);
             if (volume != null) {
-                delete(name, volume, timeout);
+                delete(name, volume);
             }
         } finally {
             log.cycleEnded(worker);
         }
     }
 
-    /** Creates the claim and waits for Bound; returns its volume, or null after a failure (recorded). */
-    private String create(String name, Duration timeout) throws InterruptedException {
+    private static Duration until(long deadline) {
+        return Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
+    }
+
+    /**
+     * Creates the claim and waits for Bound; returns its volume, or null after a failure (recorded). A create
+     * whose answer was lost (no answer, a 5xx, a 409 for our own fresh name) is looked up: a claim that exists
+     * is adopted (the op completes at Bound, counted {@code recovered}); one that does not is a failure, and
+     * its name is handed to the reaper in case the write lands later. A claim that never got Bound is
+     * deleted by the reaper, not left for the cleanup.
+     */
+    private String create(String name, long deadline) throws InterruptedException {
         long t0 = System.nanoTime();
+        long queue;
+        boolean recovered = false;
         try {
             client.persistentVolumeClaims().inNamespace(config.namespace()).resource(claim(name)).create();
-            long queue = stats.lastWaitNanos();
-            String volume = waits.awaitBound(name, timeout);
-            log.completed(OpLog.Kind.CREATE, t0, queue);
-            return volume;
+            queue = stats.lastWaitNanos();
         } catch (KubernetesClientException e) {
-            log.failed(cause("create", e));
-            backoff();
+            queue = stats.lastWaitNanos();
+            String cause = stats.failed(e);
+            if (!(e.getCode() == 409 || Failures.outcomeUnknown(e)) || !exists(name)) {
+                log.failed("create:" + cause);
+                if (e.getCode() != 409 && Failures.outcomeUnknown(e)) {
+                    abandon(name);
+                }
+                backoff();
+                return null;
+            }
+            recovered = true;
+        }
+        try {
+            String volume = waits.awaitBound(name, until(deadline));
+            log.completed(OpLog.Kind.CREATE, t0, queue, recovered);
+            return volume;
         } catch (TimeoutException e) {
-            log.failed("create:timeout"); // cleanup deletes it
+            log.failed("create:timeout");
+            abandon(name);
         } catch (IllegalStateException e) {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
             log.failed("create:" + e.getClass().getSimpleName());
+            abandon(name);
             backoff();
         }
         return null;
     }
 
-    private void delete(String name, String volume, Duration timeout) throws InterruptedException {
-        long t1 = System.nanoTime();
+    /** Whether our claim exists after a create whose answer was lost (false if that cannot be told). */
+    private boolean exists(String name) {
         try {
-            client.persistentVolumeClaims().inNamespace(config.namespace()).withName(name).delete();
-            long queue = stats.lastWaitNanos();
-            waits.awaitGone(volume, timeout);
-            log.completed(OpLog.Kind.DELETE, t1, queue);
+            PersistentVolumeClaim c = waits.lookup(name);
+            return c != null && c.getMetadata().getDeletionTimestamp() == null
+                    && runId.equals(c.getMetadata().getLabels() == null ? null
+                    : c.getMetadata().getLabels().get(RunConfig.LABEL));
         } catch (KubernetesClientException e) {
-            log.failed(cause("delete", e));
-            backoff();
+            stats.failed(e);
+            return false;
+        }
+    }
+
+    /**
+     * Deletes the claim and waits for its PV to be gone. A failed DELETE is sent again (deletes are
+     * idempotent: a claim already gone is success) with backoff until the op's deadline.
+     */
+    private void delete(String name, String volume) throws InterruptedException {
+        long t1 = System.nanoTime();
+        long deadline = t1 + config.opTimeout().toNanos();
+        long queue = -1;
+        long pause = 250;
+        while (true) {
+            try {
+                client.persistentVolumeClaims().inNamespace(config.namespace()).withName(name).delete();
+                if (queue < 0) {
+                    queue = stats.lastWaitNanos();
+                }
+                break;
+            } catch (KubernetesClientException e) {
+                if (queue < 0) {
+                    queue = stats.lastWaitNanos();
+                }
+                String cause = stats.failed(e);
+                if (aborted || System.nanoTime() + pause * 1_000_000L > deadline) {
+                    log.failed("delete:" + cause);
+                    abandon(name);
+                    return;
+                }
+                log.event(OpLog.Event.DELETE_RETRY);
+                Thread.sleep(pause);
+                pause = Math.min(4000, pause * 2);
+            }
+        }
+        try {
+            waits.awaitGone(volume, until(deadline));
+            log.completed(OpLog.Kind.DELETE, t1, queue);
         } catch (TimeoutException e) {
             log.failed("delete:timeout");
         } catch (IllegalStateException e) {
@@ -295,6 +367,45 @@ public final class LoadRun {
                 throw new InterruptedException();
             }
             log.failed("delete:" + e.getClass().getSimpleName());
+        }
+    }
+
+    /** The reaper deletes this claim if it exists (or appears) before {@link #REAP_FOR} has passed. */
+    private void abandon(String name) {
+        abandoned.put(name, System.nanoTime() + REAP_FOR.toNanos() + config.opTimeout().toNanos());
+    }
+
+    /**
+     * Once a second until the cleanup: every abandoned claim the informer shows (or, in poll mode, every one)
+     * gets a DELETE; a claim that was deleted, or did not appear in time, leaves the list.
+     */
+    private void reap() {
+        while (!reaperStop) {
+            try {
+                Thread.sleep(1000);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            for (var it = abandoned.entrySet().iterator(); it.hasNext() && !reaperStop; ) {
+                var e = it.next();
+                if (now > e.getValue()) {
+                    it.remove(); // never appeared: the cleanup's final LIST has the last word
+                    continue;
+                }
+                if (!waits.shows(e.getKey())) {
+                    continue;
+                }
+                try {
+                    if (!client.persistentVolumeClaims().inNamespace(config.namespace()).withName(e.getKey())
+                            .delete().isEmpty()) {
+                        log.event(OpLog.Event.RECLAIMED);
+                        it.remove();
+                    }
+                } catch (KubernetesClientException x) {
+                    stats.failed(x); // try again next round
+                }
+            }
         }
     }
 

@@ -32,6 +32,13 @@ public final class OpLog {
 
     public enum Phase { WARMUP, WINDOW, DRAIN }
 
+    /**
+     * What a worker did to reconcile an outcome: a create whose answer was lost but whose claim existed and
+     * was adopted ({@code RECOVERED}, counted when that create completes), a DELETE sent again after a failure
+     * ({@code DELETE_RETRY}), a claim of a failed create deleted by the run ({@code RECLAIMED}).
+     */
+    public enum Event { RECOVERED, DELETE_RETRY, RECLAIMED }
+
     private final Instant runStart;
     private final long runStartNanos;
     private final int workers;
@@ -50,6 +57,7 @@ public final class OpLog {
     private long inFlightAtStart;
     private long inFlightAtEnd;
     private final Map<String, Long> failuresByCause = new TreeMap<>();
+    private final Map<Event, Long> events = new EnumMap<>(Event.class);
     private final Map<Kind, Map<Part, Histogram>> latency = new EnumMap<>(Kind.class);
     private final IntervalCounts seriesCreates;
     private final IntervalCounts seriesDeletes;
@@ -186,6 +194,11 @@ public final class OpLog {
      * {@code queueNanos} for the token and completes now. Returns the phase it completed in.
      */
     public Phase completed(Kind kind, long startNanos, long queueNanos) {
+        return completed(kind, startNanos, queueNanos, false);
+    }
+
+    /** As {@link #completed(Kind, long, long)}; {@code recovered}: a create adopted after its answer was lost. */
+    public Phase completed(Kind kind, long startNanos, long queueNanos, boolean recovered) {
         Phase p;
         long total;
         synchronized (this) {
@@ -194,6 +207,9 @@ public final class OpLog {
             p = phase(now);
             (kind == Kind.CREATE ? seriesCreates : seriesDeletes).add(now);
             if (p == Phase.WINDOW) {
+                if (recovered) {
+                    events.merge(Event.RECOVERED, 1L, Long::sum);
+                }
                 if (kind == Kind.CREATE) {
                     creates++;
                 } else {
@@ -219,6 +235,13 @@ public final class OpLog {
         return p;
     }
 
+    /** Counts {@code e} if it happens in the window. */
+    public synchronized void event(Event e) {
+        if (phase(System.nanoTime()) == Phase.WINDOW) {
+            events.merge(e, 1L, Long::sum);
+        }
+    }
+
     /** A failed op, {@code cause} like {@code create:http-409}. */
     public void failed(String cause) {
         synchronized (this) {
@@ -238,12 +261,14 @@ public final class OpLog {
     /** The window's figures, frozen. */
     public record Counts(long creates, long deletes, long failures, Map<String, Long> failuresByCause,
                          long failuresOutsideWindow, long completedInWarmup, long completedAfterWindow,
-                         long inFlightAtStart, long inFlightAtEnd) {
+                         long inFlightAtStart, long inFlightAtEnd, long recovered, long deleteRetries,
+                         long reclaimed) {
     }
 
     public synchronized Counts counts() {
         return new Counts(creates, deletes, failures, new TreeMap<>(failuresByCause), failuresOutside, warmupOps,
-                afterWindow, inFlightAtStart, inFlightAtEnd);
+                afterWindow, inFlightAtStart, inFlightAtEnd, events.getOrDefault(Event.RECOVERED, 0L),
+                events.getOrDefault(Event.DELETE_RETRY, 0L), events.getOrDefault(Event.RECLAIMED, 0L));
     }
 
     /** Live: ops completed so far in every phase. */

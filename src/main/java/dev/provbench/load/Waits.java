@@ -1,8 +1,10 @@
 package dev.provbench.load;
 
+import dev.provbench.kube.RequestStats;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.Lister;
@@ -25,6 +27,7 @@ public final class Waits implements AutoCloseable {
     public static final Duration POLL_INTERVAL = Duration.ofMillis(200);
 
     private final KubernetesClient client;
+    private final RequestStats stats;
     private final String namespace;
     private final RunConfig.WaitMode mode;
     private final Map<String, CompletableFuture<String>> bound = new ConcurrentHashMap<>();
@@ -34,9 +37,10 @@ public final class Waits implements AutoCloseable {
     private Lister<PersistentVolumeClaim> claimLister;
     private Lister<PersistentVolume> volumeLister;
 
-    public Waits(KubernetesClient client, String namespace, String runId, RunConfig.WaitMode mode,
-            Duration syncTimeout) throws Exception {
+    public Waits(KubernetesClient client, RequestStats stats, String namespace, String runId,
+            RunConfig.WaitMode mode, Duration syncTimeout) throws Exception {
         this.client = client;
+        this.stats = stats;
         this.namespace = namespace;
         this.mode = mode;
         if (mode == RunConfig.WaitMode.POLL) {
@@ -95,6 +99,29 @@ public final class Waits implements AutoCloseable {
         }
     }
 
+    /**
+     * The claim as the run knows it: the informer's copy, else (or in poll mode) one GET. Null if it does not
+     * exist. A failed GET throws.
+     */
+    public PersistentVolumeClaim lookup(String claim) {
+        if (claimLister != null) {
+            PersistentVolumeClaim c = claimLister.get(claim);
+            if (c != null) {
+                return c;
+            }
+        }
+        return client.persistentVolumeClaims().inNamespace(namespace).withName(claim).get();
+    }
+
+    /** Whether the informer shows the claim, not being deleted; always true in poll mode (nothing to ask). */
+    public boolean shows(String claim) {
+        if (claimLister == null) {
+            return true;
+        }
+        PersistentVolumeClaim c = claimLister.get(claim);
+        return c != null && c.getMetadata().getDeletionTimestamp() == null;
+    }
+
     /** Waits until the claim is Bound; returns its volume's name. */
     public String awaitBound(String claim, Duration timeout) throws InterruptedException, TimeoutException {
         if (mode == RunConfig.WaitMode.POLL) {
@@ -144,10 +171,17 @@ public final class Waits implements AutoCloseable {
         String get();
     }
 
-    private static String poll(Duration timeout, Check check) throws InterruptedException, TimeoutException {
+    /** Asks until the check answers; a failed request is counted and asked again, until the deadline. */
+    private String poll(Duration timeout, Check check) throws InterruptedException, TimeoutException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            String v = check.get();
+            String v;
+            try {
+                v = check.get();
+            } catch (KubernetesClientException e) {
+                stats.failed(e);
+                v = null;
+            }
             if (v != null) {
                 return v;
             }

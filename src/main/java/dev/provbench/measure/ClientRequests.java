@@ -8,15 +8,17 @@ import dev.provbench.util.IntervalCounts;
 import org.HdrHistogram.Histogram;
 
 /**
- * {@code requests} and {@code throttling}: the tool's own client. Counts are the difference of two
- * snapshots read at the window's edges; {@code requests.totalIncludingCleanup} runs from the client's
- * creation to the end of the cleanup. The time series' {@code throttled} column counts throttled requests
+ * {@code requests} and {@code throttling}: the tool's own client. The window is one of the client's epochs
+ * (begun at the window's start, ended at its end): the attempts sent in the window, with their outcomes read
+ * at {@link #finish} — after the drain — so {@code byCode} holds the answers that came after the window too
+ * and sums to {@code total}; {@code requests.totalIncludingCleanup} runs from the client's creation to the end
+ * of the cleanup. The time series' {@code throttled} column counts throttled requests
  * per interval in every phase.
  */
 public final class ClientRequests implements Measurement {
     private final RequestStats stats;
     private IntervalCounts throttledSeries;
-    private RequestStats.Snapshot atStart;
+    private int windowEpoch = -1;
     private RequestStats.Snapshot inWindow;
     private Histogram waits;
     private long totalAtFinish;
@@ -33,18 +35,19 @@ public final class ClientRequests implements Measurement {
 
     @Override
     public void windowStart(RunWindow w) {
-        atStart = stats.snapshot();
+        windowEpoch = stats.beginEpoch();
         stats.takeWaits();
     }
 
     @Override
     public void windowEnd(RunWindow w) {
-        inWindow = stats.snapshot().minus(atStart);
+        stats.beginEpoch();
         waits = stats.takeWaits();
     }
 
     @Override
     public void finish(RunWindow w) {
+        inWindow = stats.epoch(windowEpoch);
         totalAtFinish = stats.total();
         stats.trackThrottled(null);
     }

@@ -43,7 +43,7 @@ public final class Operations implements Measurement {
         RunReport.Ops ops = new RunReport.Ops(c.creates(), c.deletes(), c.failures(), c.failuresByCause(),
                 ReportBuilder.round(w.rate(c.creates() + c.deletes())), ReportBuilder.round(w.rate(c.deletes())),
                 c.inFlightAtStart(), c.inFlightAtEnd(), c.completedInWarmup(), c.completedAfterWindow(),
-                c.failuresOutsideWindow());
+                c.failuresOutsideWindow(), c.recovered(), c.deleteRetries(), c.reclaimed());
         int rows = d.grid().rows();
         long[] creates = column(log.series(OpLog.Kind.CREATE), rows);
         long[] deletes = column(log.series(OpLog.Kind.DELETE), rows);

@@ -12,7 +12,7 @@ import java.util.Map;
  */
 public final class StandInRequests implements Measurement {
     private final Map<String, RequestStats> clients;
-    private final Map<String, RequestStats.Snapshot> atStart = new LinkedHashMap<>();
+    private final Map<String, Integer> windowEpoch = new LinkedHashMap<>();
     private final Map<String, RequestStats.Snapshot> inWindow = new LinkedHashMap<>();
 
     /** @param clients component name → its client's stats */
@@ -22,12 +22,17 @@ public final class StandInRequests implements Measurement {
 
     @Override
     public void windowStart(RunWindow w) {
-        clients.forEach((k, s) -> atStart.put(k, s.snapshot()));
+        clients.forEach((k, s) -> windowEpoch.put(k, s.beginEpoch()));
     }
 
     @Override
     public void windowEnd(RunWindow w) {
-        clients.forEach((k, s) -> inWindow.put(k, s.snapshot().minus(atStart.get(k))));
+        clients.forEach((k, s) -> s.beginEpoch());
+    }
+
+    @Override
+    public void finish(RunWindow w) {
+        clients.forEach((k, s) -> inWindow.put(k, s.epoch(windowEpoch.get(k))));
     }
 
     @Override

@@ -73,6 +73,10 @@ final class Rows {
         rows.add(new Row("ops", "failures", o.failures() + (o.failures() > 0 ? " (" + map(o.failuresByCause())
                 + ")" : "") + (o.failuresOutsideWindow() > 0 ? "; " + o.failuresOutsideWindow()
                 + " outside the window" : "")));
+        if (o.recovered() + o.deleteRetries() + o.reclaimed() > 0) {
+            rows.add(new Row("ops", "recovered creates / delete retries / reclaimed claims", o.recovered() + " / "
+                    + o.deleteRetries() + " / " + o.reclaimed()));
+        }
         rows.add(new Row("ops", "in flight at start / end", o.inFlightAtStart() + " / " + o.inFlightAtEnd()));
         rows.add(new Row("ops", "completed in warm-up / after", o.completedInWarmup() + " / "
                 + o.completedAfterWindow()));

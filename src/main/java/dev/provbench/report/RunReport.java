@@ -57,10 +57,16 @@ public record RunReport(int schemaVersion, Tool tool, String mode, String runId,
      * @param opsPerSecond          (creates + deletes) / window seconds
      * @param cyclesPerSecond       cycles that ended with their delete in the window / window seconds
      * @param failuresOutsideWindow failed ops in warm-up or drain (in the time series, not in failures)
+     * @param recovered             creates in {@code creates} whose answer was lost (no answer, a 5xx) but whose
+     *                              claim existed: adopted and completed at Bound
+     * @param deleteRetries         DELETEs sent again in the window after a failed one
+     * @param reclaimed             claims of failed creates the run deleted in the window (not left to the
+     *                              cleanup)
      */
     public record Ops(long creates, long deletes, long failures, Map<String, Long> failuresByCause,
                       double opsPerSecond, double cyclesPerSecond, long inFlightAtStart, long inFlightAtEnd,
-                      long completedInWarmup, long completedAfterWindow, long failuresOutsideWindow) {
+                      long completedInWarmup, long completedAfterWindow, long failuresOutsideWindow,
+                      long recovered, long deleteRetries, long reclaimed) {
     }
 
     public record Latency(long count, double mean, double p50, double p90, double p99, double p999, double max) {

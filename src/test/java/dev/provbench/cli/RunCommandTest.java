@@ -136,6 +136,11 @@ class RunCommandTest {
         report.components().values().forEach(c -> assertEquals(Math.round(c.total() / 60.0 * 1000) / 1000.0,
                 c.perOp()));
         assertTrue(report.resources().get("tool").rssBytesPeak() > 10_000_000L);
+        // every attempt has one outcome, for the tool and for each stand-in
+        assertEquals(report.requests().total(), report.requests().byCode().values().stream()
+                .mapToLong(Long::longValue).sum(), report.requests().toString());
+        report.components().values().forEach(c -> assertEquals(c.total(), c.byCode().values().stream()
+                .mapToLong(Long::longValue).sum(), c.toString()));
         // --cycles: no warm-up, so the window holds every cycle and the time series is all window
         assertEquals(0, report.window().warmupSeconds(), 0.01);
         assertTrue(report.timeseries().stream().allMatch(i -> i.phase().startsWith("window")),

@@ -51,7 +51,7 @@ class ResourcesTest {
         ReportDraft d = new ReportDraft(new ReportDraft.Grid(w, Math.max(1, end - start), end));
         RunReport.Latency none = new RunReport.Latency(0, 0, 0, 0, 0, 0, 0);
         RunReport.OpLatency l = new RunReport.OpLatency(none, none, none);
-        d.ops(new RunReport.Ops(5, 2, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0), new RunReport.Latencies(l, l), null, null,
+        d.ops(new RunReport.Ops(5, 2, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), new RunReport.Latencies(l, l), null, null,
                 null);
         r.report(d);
         RunReport.Resources x = d.build("t", "local", "id", null, null, null).resources().get("driver");
