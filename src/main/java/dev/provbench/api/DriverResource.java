@@ -164,6 +164,8 @@ public class DriverResource {
         out.put("volumesDeleted", store.volumesDeleted());
         out.put("calls", metrics.counts());
         out.put("injectedFaults", injector.injectedCounts());
+        // the process's start (epoch seconds): a reader that sees it change knows the counters restarted
+        out.put("startTime", java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime() / 1000.0);
         return out;
     }
 

@@ -2,7 +2,6 @@ package dev.provbench.evidence;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.provbench.csi.CsiMethods;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -18,7 +17,7 @@ import java.time.Duration;
 public final class DriverStatsHttp implements DriverCounts {
     private final URI stats;
     private final java.util.Optional<String> token;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public DriverStatsHttp(URI base, java.util.Optional<String> token) {
@@ -31,8 +30,8 @@ public final class DriverStatsHttp implements DriverCounts {
     static final int MAX_BYTES = 1 << 20;
 
     @Override
-    public Counts read() throws Exception {
-        HttpRequest.Builder req = HttpRequest.newBuilder(stats).timeout(Duration.ofSeconds(10));
+    public Read read() throws Exception {
+        HttpRequest.Builder req = HttpRequest.newBuilder(stats).timeout(Duration.ofSeconds(3));
         token.ifPresent(t -> req.header("Authorization", "Bearer " + t));
         HttpResponse<java.io.InputStream> rsp = http.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
         byte[] body;
@@ -52,10 +51,14 @@ public final class DriverStatsHttp implements DriverCounts {
             // the parser's message quotes the body: name the source, not what it sent
             throw new IllegalStateException("the answer of " + stats + " is not JSON");
         }
-        JsonNode calls = root.path("calls");
-        return new Counts(root.path("volumesCreated").asLong(0), root.path("volumesDeleted").asLong(0),
-                calls.path(CsiMethods.CREATE_VOLUME).path("OK").asLong(0),
-                calls.path(CsiMethods.DELETE_VOLUME).path("OK").asLong(0));
+        java.util.Map<String, java.util.Map<String, Long>> calls = new java.util.TreeMap<>();
+        root.path("calls").fields().forEachRemaining(m -> m.getValue().fields().forEachRemaining(
+                c -> calls.computeIfAbsent(m.getKey(), k -> new java.util.TreeMap<>()).put(c.getKey(),
+                        c.getValue().asLong(0))));
+        java.util.Map<String, Long> injected = new java.util.TreeMap<>();
+        root.path("injectedFaults").fields().forEachRemaining(f -> injected.put(f.getKey(), f.getValue().asLong(0)));
+        return DriverCounts.of(root.path("volumesCreated").asLong(0), root.path("volumesDeleted").asLong(0), calls,
+                injected, root.path("startTime").asDouble(Double.NaN));
     }
 
     @Override

@@ -19,7 +19,7 @@ public final class MetricsScrape {
     /** Bodies larger than this are refused (a metrics page is tens of KiB). */
     static final int MAX_BYTES = 8 << 20;
     private final URI url;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /** The standard process metrics at one instant; {@code startTimeSeconds} NaN when not exported. */
     public record Process(double cpuSeconds, double rssBytes, double startTimeSeconds) {
@@ -34,7 +34,7 @@ public final class MetricsScrape {
     }
 
     String body() throws Exception {
-        HttpResponse<String> rsp = http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse<String> rsp = http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(3)).build(),
                 HttpResponse.BodyHandlers.ofString());
         if (rsp.statusCode() != 200) {
             throw new IllegalStateException("HTTP " + rsp.statusCode());
@@ -45,12 +45,18 @@ public final class MetricsScrape {
         return rsp.body();
     }
 
-    /** csi_sidecar_operations counts by "method code"; null if the scrape failed. */
-    public Map<String, Double> operations() {
+    /** csi_sidecar_operations counts and the process start time (NaN if not exported) from one scrape. */
+    public record Operations(Map<String, Double> counts, double startTime) {
+    }
+
+    /** One scrape of both; null if it failed. */
+    public Operations operationsAndStart() {
         try {
-            return operations(body());
+            String text = body();
+            Process p = process(text);
+            return new Operations(operations(text), p == null ? Double.NaN : p.startTimeSeconds());
         } catch (Exception e) {
-            LOG.warnf("cannot scrape %s: %s", url, e.getMessage());
+            LOG.debugf("cannot scrape %s: %s", url, e.getMessage());
             return null;
         }
     }
@@ -119,18 +125,5 @@ public final class MetricsScrape {
         }
         int from = i + name.length() + 2;
         return series.substring(from, series.indexOf('"', from));
-    }
-
-    /**
-     * Counter increases from {@code before} to {@code after} as Prometheus' {@code increase()} treats a single
-     * pair: a value lower than before means the counter restarted, and the new value counts from 0.
-     */
-    public static Map<String, Double> increase(Map<String, Double> before, Map<String, Double> after) {
-        Map<String, Double> out = new TreeMap<>();
-        after.forEach((k, v) -> {
-            double b = before.getOrDefault(k, 0.0);
-            out.put(k, v >= b ? v - b : v);
-        });
-        return out;
     }
 }

@@ -1,39 +1,63 @@
 package dev.provbench.measure;
 
+import dev.provbench.evidence.CounterTrack;
 import dev.provbench.evidence.MetricsScrape;
 import dev.provbench.load.RunWindow;
 
-import java.util.Map;
-
 /**
  * {@code provisioner.metrics}: csi-provisioner's {@code csi_sidecar_operations} counts by method and code over
- * the window, scraped from its metrics endpoint at the window's edges.
+ * the window, scraped from its metrics endpoint once a second through the run and at the window's edges; the
+ * increase is {@link CounterTrack}'s, so a csi-provisioner that restarted (its counters drop, its
+ * {@code process_start_time_seconds} changes) is summed over its segments and flagged with {@code metricsResets}.
  */
 public final class ProvisionerMetrics implements Measurement {
     private final MetricsScrape scrape;
-    private Map<String, Double> atStart;
-    private Map<String, Double> atEnd;
+    private final CounterTrack track = new CounterTrack();
+    private long from = -1;
+    private long to = -1;
 
     public ProvisionerMetrics(MetricsScrape scrape) {
         this.scrape = scrape;
     }
 
+    private boolean read(long nanos) {
+        MetricsScrape.Operations o = scrape.operationsAndStart();
+        if (o == null) {
+            return false;
+        }
+        track.add(nanos, o.counts(), o.startTime());
+        return true;
+    }
+
+    @Override
+    public void sample(long nanos) {
+        read(nanos);
+    }
+
     @Override
     public void windowStart(RunWindow w) {
-        atStart = scrape.operations();
+        from = System.nanoTime();
+        read(from); // if this read fails, the last one before it stands for the edge
     }
 
     @Override
     public void windowEnd(RunWindow w) {
-        atEnd = scrape.operations();
+        to = System.nanoTime();
+        read(to);
     }
 
     @Override
     public void report(ReportDraft d) {
-        if (atStart == null || atEnd == null) {
-            d.provisionerNote("metrics scrape of " + scrape.source() + " failed");
+        CounterTrack.Increase inc = from < 0 || to < 0 ? null : track.increase(from, to);
+        if (inc == null) {
+            d.provisionerNote("metrics scrape of " + scrape.source() + " failed at a window edge");
             return;
         }
-        d.provisionerMetrics(MetricsScrape.increase(atStart, atEnd), scrape.source());
+        d.provisionerMetrics(inc.values(), scrape.source(), inc.resets());
+        if (inc.resets() > 0) {
+            d.warn("csi-provisioner restarted " + inc.resets() + " time(s) in the window: provisioner.metrics sum "
+                    + "the segments (as Prometheus' increase()) and miss what it counted between its last scrape "
+                    + "and each restart");
+        }
     }
 }

@@ -61,6 +61,7 @@ public final class ReportDraft {
     private Long throttlingLines;
     private String logSource;
     private Map<String, Double> provisionerMetrics;
+    private Integer metricsResets;
     private String metricsSource;
     private final List<String> provisionerNotes = new ArrayList<>();
     private final Map<String, RunReport.Requests> components = new TreeMap<>();
@@ -95,6 +96,11 @@ public final class ReportDraft {
         return n == 0 ? null : ReportBuilder.round(count / n);
     }
 
+    /** The ops section, once {@code Operations} has put it (it reports first); else null. */
+    public RunReport.Ops ops() {
+        return ops;
+    }
+
     public void window(RunReport.Window w) {
         window = w;
     }
@@ -122,8 +128,9 @@ public final class ReportDraft {
         logSource = source;
     }
 
-    public void provisionerMetrics(Map<String, Double> m, String source) {
+    public void provisionerMetrics(Map<String, Double> m, String source, int resets) {
         provisionerMetrics = m;
+        metricsResets = resets == 0 ? null : resets;
         metricsSource = source;
     }
 
@@ -176,7 +183,7 @@ public final class ReportDraft {
             RunReport.Cleanup cleanup, ReportBuilder.Slo slo) {
         RunReport.Provisioner provisioner = throttlingLines == null && provisionerMetrics == null
                 && provisionerNotes.isEmpty() ? null : new RunReport.Provisioner(throttlingLines, logSource,
-                provisionerMetrics, metricsSource, provisionerNotes.isEmpty() ? null : String.join("; ",
+                provisionerMetrics, metricsSource, metricsResets, provisionerNotes.isEmpty() ? null : String.join("; ",
                 provisionerNotes));
         List<RunReport.Threshold> thresholds = ReportBuilder.thresholds(slo, ops, latency);
         Boolean passed = thresholds == null ? null : thresholds.stream().allMatch(RunReport.Threshold::passed);

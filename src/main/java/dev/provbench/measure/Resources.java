@@ -1,5 +1,6 @@
 package dev.provbench.measure;
 
+import dev.provbench.evidence.CounterTrack;
 import dev.provbench.evidence.ProcessUsage;
 import dev.provbench.load.RunWindow;
 import dev.provbench.report.ReportBuilder;
@@ -13,8 +14,8 @@ import java.util.Map;
 /**
  * {@code resources}: what each visible component of the pipeline cost. Every source is read in an idle
  * second before the run's first request, once a second through the run, and at the window's edges. CPU is a
- * counter: its increase between two samples follows Prometheus' {@code increase()} — a drop, or a new process
- * start time, is a restart whose new value counts from 0 — and the figure says {@code resets}.
+ * counter: its increase is {@link CounterTrack}'s (Prometheus' {@code increase()}, segment by segment), and the
+ * figure says {@code resets}.
  */
 public final class Resources implements Measurement {
     /** How long the idle sample lasts. */
@@ -85,52 +86,20 @@ public final class Resources implements Measurement {
         tracks.values().forEach(t -> t.read(System.nanoTime()));
     }
 
-    /**
-     * A track's reads in time order with the CPU counter's running increase: {@code cpu[k]} is the CPU seconds
-     * from the first read to read {@code k}, {@code resets[k]} the restarts seen on the way. A drop, or a new
-     * process start time, is a restart whose new value counts from 0 (Prometheus' {@code increase()}).
-     */
-    private record Series(long[] nanos, double[] cpu, int[] resets) {
-        static Series of(List<Point> points) {
-            List<Point> sorted = new ArrayList<>(points);
-            sorted.sort(java.util.Comparator.comparingLong(Point::nanos));
-            int n = sorted.size();
-            long[] t = new long[n];
-            double[] cpu = new double[n];
-            int[] resets = new int[n];
-            for (int k = 0; k < n; k++) {
-                ProcessUsage.Sample s = sorted.get(k).s();
-                t[k] = sorted.get(k).nanos();
-                if (k > 0) {
-                    ProcessUsage.Sample prev = sorted.get(k - 1).s();
-                    double delta = s.cpuSeconds() - prev.cpuSeconds();
-                    boolean restarted = delta < 0 || s.start() != prev.start() && !Double.isNaN(s.start());
-                    cpu[k] = cpu[k - 1] + (restarted ? s.cpuSeconds() : delta);
-                    resets[k] = resets[k - 1] + (restarted ? 1 : 0);
-                }
-            }
-            return new Series(t, cpu, resets);
-        }
+    private static final String CPU = "cpu";
 
-        /** Index of the last read at or before {@code at}; -1 if none. */
-        int atOrBefore(long at) {
-            int i = java.util.Arrays.binarySearch(nanos, at);
-            if (i >= 0) {
-                while (i + 1 < nanos.length && nanos[i + 1] == at) {
-                    i++;
-                }
-                return i;
-            }
-            return -i - 2;
-        }
+    /** The CPU counter's reads as a {@link CounterTrack}: the one definition of a counter's increase. */
+    private static CounterTrack cpu(List<Point> points) {
+        CounterTrack track = new CounterTrack();
+        points.forEach(p -> track.add(p.nanos(), Map.of(CPU, p.s().cpuSeconds()), p.s().start()));
+        return track;
+    }
 
-        /** CPU cores between the reads at or before {@code from} and {@code to}; NaN without two distinct reads. */
-        double cores(long from, long to) {
-            int a = atOrBefore(from);
-            int b = atOrBefore(to);
-            return a < 0 || b < 0 || nanos[b] <= nanos[a] ? Double.NaN
-                    : RunWindow.rate(cpu[b] - cpu[a], nanos[a], nanos[b]);
-        }
+    /** CPU cores between the reads at or before {@code from} and {@code to}; NaN without two distinct reads. */
+    private static double cores(CounterTrack track, long from, long to) {
+        CounterTrack.Increase i = track.increase(from, to);
+        return i == null || i.toNanos() <= i.fromNanos() ? Double.NaN
+                : RunWindow.rate(i.get(CPU), i.fromNanos(), i.toNanos());
     }
 
     @Override
@@ -146,27 +115,30 @@ public final class Resources implements Measurement {
                 d.warn("resources of " + e.getKey() + ": " + t.usage.source() + " could not be read");
                 continue;
             }
-            Series series = Series.of(points);
+            CounterTrack series = cpu(points);
             Double idle = null;
             if (t.idleFrom != null && t.idleTo != null) {
-                double c = series.cores(t.idleFrom.nanos(), t.idleTo.nanos());
+                double c = cores(series, t.idleFrom.nanos(), t.idleTo.nanos());
                 idle = Double.isNaN(c) ? null : ReportBuilder.round(c);
             }
             Double cores = null;
             Double perOp = null;
             int resets = 0;
+            if (t.windowFrom != null && t.windowTo == null) {
+                d.warn("resources of " + e.getKey() + ": " + t.usage.source() + " could not be read at the window's "
+                        + "end (the process went away, or restarted under another PID): no window figures");
+            }
             if (t.windowFrom != null && t.windowTo != null && t.windowTo.nanos() > t.windowFrom.nanos()) {
-                int a = series.atOrBefore(t.windowFrom.nanos());
-                int b = series.atOrBefore(t.windowTo.nanos());
-                double cpu = series.cpu()[b] - series.cpu()[a];
-                cores = ReportBuilder.round(RunWindow.rate(cpu, series.nanos()[a], series.nanos()[b]));
+                CounterTrack.Increase inc = series.increase(t.windowFrom.nanos(), t.windowTo.nanos());
+                double cpu = inc.get(CPU);
+                cores = ReportBuilder.round(RunWindow.rate(cpu, inc.fromNanos(), inc.toNanos()));
                 perOp = d.windowOps() == 0 ? null : Math.round(cpu / d.windowOps() * 1e6) / 1e6;
-                resets = series.resets()[b] - series.resets()[a];
+                resets = inc.resets();
             }
             long peak = points.stream().mapToLong(p -> p.s().rssBytes()).max().orElse(0);
             double[] perRow = new double[g.rows()];
             for (int i = 0; i < perRow.length; i++) {
-                perRow[i] = series.cores(g.start(i), g.end(i));
+                perRow[i] = cores(series, g.start(i), g.end(i));
             }
             d.resources(e.getKey(), new RunReport.Resources(idle, cores, perOp,
                     t.idleTo == null ? null : t.idleTo.s().rssBytes(), peak, t.usage.source(),

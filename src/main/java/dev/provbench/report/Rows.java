@@ -99,10 +99,24 @@ final class Rows {
         rows.add(new Row("throttling", "wait", num(t.waitSeconds()) + " s total, p50 " + num(t.waitP50Ms())
                 + " ms, p99 " + num(t.waitP99Ms()) + " ms, max " + num(t.waitMaxMs()) + " ms"));
         if (r.driver() != null) {
-            rows.add(new Row("driver", "volumes created / deleted", r.driver().createVolume() + " / "
-                    + r.driver().deleteVolume() + " (" + r.driver().source() + ")"));
-            rows.add(new Row("driver", "CreateVolume / DeleteVolume calls OK", r.driver().createVolumeCalls() + " / "
-                    + r.driver().deleteVolumeCalls()));
+            RunReport.Driver dr = r.driver();
+            rows.add(new Row("driver", "volumes created / deleted", dr.createVolume() + " / "
+                    + dr.deleteVolume() + " (" + dr.source() + ")" + (dr.resets() == null ? ""
+                    : " — RESET " + dr.resets() + "x, segments summed")));
+            rows.add(new Row("driver", "CreateVolume / DeleteVolume calls OK", dr.createVolumeCalls() + " / "
+                    + dr.deleteVolumeCalls()));
+            if (dr.errors() != null) {
+                rows.add(new Row("driver", "error answers (its own)", map(dr.errors())));
+            }
+            if (dr.injected() != null) {
+                rows.add(new Row("driver", "error answers (injected)", map(dr.injected())));
+            }
+            RunReport.Agreement a = dr.agreement();
+            if (a != null) {
+                rows.add(new Row("driver", "agrees with the tool", a.status() + " — volumes created " + a.driverCreates()
+                        + " vs creates " + a.toolCreates() + ", deleted " + a.driverDeletes() + " vs deletes "
+                        + a.toolDeletes() + " (allowed −" + a.allowedBelow() + " … +" + a.allowedAbove() + ")"));
+            }
         }
         if (r.components() != null) {
             r.components().forEach((name, req) -> rows.add(new Row("components", name + " requests", req.total()
@@ -115,7 +129,8 @@ final class Rows {
                         + ")"));
             }
             if (p.metrics() != null) {
-                p.metrics().forEach((k, v) -> rows.add(new Row("provisioner", k, num(v))));
+                String reset = p.metricsResets() == null ? "" : " (RESET " + p.metricsResets() + "x, segments summed)";
+                p.metrics().forEach((k, v) -> rows.add(new Row("provisioner", k, num(v) + reset)));
             }
             if (p.note() != null) {
                 rows.add(new Row("provisioner", "note", p.note()));

@@ -98,14 +98,29 @@ public record RunReport(int schemaVersion, Tool tool, String mode, String runId,
     /**
      * The mock driver's own view of the window: {@code createVolume}/{@code deleteVolume} are the volumes it
      * created and deleted (idempotent repeats not counted); {@code *Calls} are the calls it answered OK
-     * (csi-provisioner repeats DeleteVolume until the PV is gone). {@code source} says how they were read.
+     * (csi-provisioner repeats DeleteVolume until the PV is gone). {@code errors} are the error answers the
+     * driver gave of itself and {@code injected} those it gave because a fault rule said so, both by
+     * "Method CODE". {@code resets}: restarts of the driver seen in the window (its figures sum the segments).
+     * {@code source} says how they were read.
      */
     public record Driver(Long createVolume, Long deleteVolume, Long createVolumeCalls, Long deleteVolumeCalls,
-                         String source, Integer resets) {
+                         Map<String, Long> errors, Map<String, Long> injected, String source, Integer resets,
+                         Agreement agreement) {
     }
 
+    /**
+     * Whether the driver's volumes agree with the tool's ops: {@code ok} when the driver's creates (deletes) lie
+     * in [tool − in flight at start, tool + in flight at end + failed ops + reclaimed claims] — the driver may
+     * act for ops that were in flight at an edge or failed on the tool's side —, {@code reset} when the driver
+     * restarted in the window (no exact check is possible), {@code mismatch} otherwise.
+     */
+    public record Agreement(String status, long toolCreates, long driverCreates, long toolDeletes,
+                            long driverDeletes, long allowedBelow, long allowedAbove) {
+    }
+
+    /** {@code metricsResets}: restarts of csi-provisioner seen in the window (its metrics sum the segments). */
     public record Provisioner(Long throttlingLines, String logSource, Map<String, Double> metrics,
-                              String metricsSource, String note) {
+                              String metricsSource, Integer metricsResets, String note) {
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.provbench.run;
 
 import dev.provbench.csi.CallMetrics;
+import dev.provbench.csi.FaultInjector;
 import dev.provbench.csi.CsiMethods;
 import dev.provbench.csi.CsiServer;
 import dev.provbench.csi.DriverConfig;
@@ -43,17 +44,19 @@ public class RunExecutor {
     private final CsiServer csi;
     private final DriverConfig driverConfig;
     private final CallMetrics callMetrics;
+    private final FaultInjector injector;
     private final VolumeStore store;
     private final MeterRegistry registry;
     private final Scheduler scheduler;
     private final String version;
 
-    public RunExecutor(CsiServer csi, DriverConfig driverConfig, CallMetrics callMetrics, VolumeStore store,
-            MeterRegistry registry, Scheduler scheduler,
+    public RunExecutor(CsiServer csi, DriverConfig driverConfig, CallMetrics callMetrics, FaultInjector injector,
+            VolumeStore store, MeterRegistry registry, Scheduler scheduler,
             @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
         this.csi = csi;
         this.driverConfig = driverConfig;
         this.callMetrics = callMetrics;
+        this.injector = injector;
         this.store = store;
         this.registry = registry;
         this.scheduler = scheduler;
@@ -188,7 +191,9 @@ public class RunExecutor {
                 say.accept(line);
             }
         }).schedule();
-        scheduler.newJob(jobs + "-samples").setInterval("1s").setTask(x -> {
+        // SKIP: a source that hangs (a paused process) delays the next sample instead of piling up threads
+        scheduler.newJob(jobs + "-samples").setInterval("1s")
+                .setConcurrentExecution(io.quarkus.scheduler.Scheduled.ConcurrentExecution.SKIP).setTask(x -> {
             long now = System.nanoTime();
             ms.forEach(m -> m.sample(now));
             e.sample();
@@ -273,10 +278,10 @@ public class RunExecutor {
 
     private DriverCounts inProcessDriver() {
         return new DriverCounts() {
-            public Counts read() {
-                return new Counts(store.volumesCreated(), store.volumesDeleted(),
-                        callMetrics.count(CsiMethods.CREATE_VOLUME, Status.Code.OK),
-                        callMetrics.count(CsiMethods.DELETE_VOLUME, Status.Code.OK));
+            public Read read() {
+                return DriverCounts.of(store.volumesCreated(), store.volumesDeleted(), callMetrics.counts(),
+                        injector.injectedCounts(), java.lang.management.ManagementFactory.getRuntimeMXBean()
+                                .getStartTime() / 1000.0);
             }
 
             public String source() {

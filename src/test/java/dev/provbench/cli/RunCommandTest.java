@@ -136,6 +136,7 @@ class RunCommandTest {
         report.components().values().forEach(c -> assertEquals(Math.round(c.total() / 60.0 * 1000) / 1000.0,
                 c.perOp()));
         assertTrue(report.resources().get("tool").rssBytesPeak() > 10_000_000L);
+        assertEquals("ok", report.driver().agreement().status(), report.driver().toString());
         // every attempt has one outcome, for the tool and for each stand-in
         assertEquals(report.requests().total(), report.requests().byCode().values().stream()
                 .mapToLong(Long::longValue).sum(), report.requests().toString());

@@ -85,8 +85,32 @@ class EvidenceTest {
 
     @Test
     void counterIncreaseTreatsADropAsARestart() {
-        Map<String, Double> inc = MetricsScrape.increase(Map.of("a", 10.0, "b", 50.0),
-                Map.of("a", 15.0, "b", 7.0, "c", 2.0));
-        assertEquals(Map.of("a", 5.0, "b", 7.0, "c", 2.0), inc);
+        CounterTrack t = new CounterTrack();
+        t.add(1, Map.of("a", 10.0, "b", 50.0), Double.NaN);
+        t.add(2, Map.of("a", 15.0, "b", 7.0, "c", 2.0), Double.NaN);
+        CounterTrack.Increase inc = t.increase(1, 2);
+        assertEquals(Map.of("a", 5.0, "b", 7.0, "c", 2.0), inc.values());
+        assertEquals(1, inc.resets());
+    }
+
+    @Test
+    void aNewProcessStartCountsEverySeriesFromZeroAndTheSegmentsAreSummed() {
+        CounterTrack t = new CounterTrack();
+        t.add(10, Map.of("ops", 100.0), 1000.0); // before the window
+        t.add(20, Map.of("ops", 140.0), 1000.0); // window start
+        t.add(30, Map.of("ops", 170.0), 1000.0); // last read before the restart
+        t.add(40, Map.of("ops", 190.0), 2000.0); // restarted and already past the old value: still a reset
+        t.add(50, Map.of("ops", 230.0), 2000.0); // window end
+        t.add(60, Map.of("ops", 5.0), 3000.0); // after the window
+        CounterTrack.Increase w = t.increase(20, 50);
+        assertEquals(30 + 190 + 40, w.get("ops"), 1e-9);
+        assertEquals(1, w.resets());
+        assertEquals(20, w.fromNanos());
+        assertEquals(50, w.toNanos());
+        CounterTrack.Increase quiet = t.increase(20, 30);
+        assertEquals(30, quiet.get("ops"), 1e-9);
+        assertEquals(0, quiet.resets());
+        assertNull(t.increase(5, 50), "no read at or before the start");
+        assertEquals(0, t.increase(25, 25).get("ops"), 1e-9);
     }
 }
