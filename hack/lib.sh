@@ -64,6 +64,7 @@ pb_stop() {
   local pid=$1 secs=${2:-10} i
   kill -0 "$pid" 2>/dev/null || return 0
   kill -TERM "$pid" 2>/dev/null || true
+  kill -CONT "$pid" 2>/dev/null || true # a paused process handles SIGTERM only once it runs again
   for ((i = 0; i < secs * 10; i++)); do
     kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
     sleep 0.1
