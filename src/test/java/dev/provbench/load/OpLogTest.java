@@ -39,6 +39,32 @@ class OpLogTest {
     }
 
     @Test
+    void aFailureAfterTheWindowIsCountedInTheDrainRowsOfTheTimeSeries() throws Exception {
+        long step = 50_000_000L;
+        OpLog log = new OpLog(java.time.Instant.now(), System.nanoTime(), step, 100, 1, false);
+        log.openWindowAtRunStart();
+        Thread.sleep(120);
+        log.closeWindow();
+        Thread.sleep(120);
+        log.failed("create:timeout"); // e.g. a create whose Bound never came, timing out in the drain
+        dev.provbench.measure.ReportDraft.Grid g = new dev.provbench.measure.ReportDraft.Grid(log.window(), step,
+                System.nanoTime());
+        long inDrainRows = 0;
+        long elsewhere = 0;
+        for (int i = 0; i < g.rows(); i++) {
+            if (g.phase(i).contains("drain")) {
+                inDrainRows += log.failureSeries().get(i);
+            } else {
+                elsewhere += log.failureSeries().get(i);
+            }
+        }
+        assertEquals(1, inDrainRows);
+        assertEquals(0, elsewhere);
+        assertEquals(1, log.counts().failuresOutsideWindow());
+        assertEquals(0, log.counts().failures());
+    }
+
+    @Test
     void readingLatencyNeverResetsIt() {
         OpLog log = log(1, false);
         log.openWindow(false);
