@@ -9,7 +9,8 @@ import picocli.CommandLine.IVersionProvider;
 @TopCommand
 @Command(name = "provbench", mixinStandardHelpOptions = true, versionProvider = ProvbenchCommand.Version.class,
         description = "Mock CSI driver and PVC create/delete throughput tester for csi-provisioner.",
-        subcommands = {DriverCommand.class, RunCommand.class, ServeCommand.class, CleanupCommand.class})
+        subcommands = {DriverCommand.class, RunCommand.class, ServeCommand.class, CleanupCommand.class,
+                CompareCommand.class})
 public class ProvbenchCommand {
 
     static final class Version implements IVersionProvider {
