@@ -29,35 +29,38 @@ public final class DriverCalls implements Measurement {
         this.source = source;
     }
 
-    private boolean read(long nanos) {
+    /**
+     * One read, stamped when it starts; returns the stamp. Reads never overlap (the sampler and the window's
+     * edges run on different threads): overlapping reads could finish out of order, and a counter would then
+     * seem to drop — a false restart.
+     */
+    private synchronized long read() {
+        long nanos = System.nanoTime();
         try {
             DriverCounts.Read r = source.read();
             track.add(nanos, r.counters(), r.startTime());
-            return true;
         } catch (Exception e) {
             if (!warned) { // once: a driver that is down says so every second otherwise
                 warned = true;
                 LOG.warnf("cannot read the driver's counts from %s: %s", source.source(), e.getMessage());
             }
-            return false;
         }
+        return nanos;
     }
 
     @Override
     public void sample(long nanos) {
-        read(nanos);
+        read();
     }
 
     @Override
     public void windowStart(RunWindow w) {
-        from = System.nanoTime();
-        read(from); // if this read fails, the last one before it stands for the edge
+        from = read(); // if this read fails, the last one before it stands for the edge
     }
 
     @Override
     public void windowEnd(RunWindow w) {
-        to = System.nanoTime();
-        read(to);
+        to = read();
     }
 
     @Override

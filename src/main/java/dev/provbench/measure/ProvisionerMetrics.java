@@ -20,30 +20,29 @@ public final class ProvisionerMetrics implements Measurement {
         this.scrape = scrape;
     }
 
-    private boolean read(long nanos) {
+    /** One read, stamped when it starts (returned); reads never overlap, as in {@link DriverCalls}. */
+    private synchronized long read() {
+        long nanos = System.nanoTime();
         MetricsScrape.Operations o = scrape.operationsAndStart();
-        if (o == null) {
-            return false;
+        if (o != null) {
+            track.add(nanos, o.counts(), o.startTime());
         }
-        track.add(nanos, o.counts(), o.startTime());
-        return true;
+        return nanos;
     }
 
     @Override
     public void sample(long nanos) {
-        read(nanos);
+        read();
     }
 
     @Override
     public void windowStart(RunWindow w) {
-        from = System.nanoTime();
-        read(from); // if this read fails, the last one before it stands for the edge
+        from = read(); // if this read fails, the last one before it stands for the edge
     }
 
     @Override
     public void windowEnd(RunWindow w) {
-        to = System.nanoTime();
-        read(to);
+        to = read();
     }
 
     @Override

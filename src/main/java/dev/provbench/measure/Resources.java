@@ -38,7 +38,13 @@ public final class Resources implements Measurement {
             this.note = note;
         }
 
-        Point read(long now) {
+        /**
+         * One read, stamped when it starts. Reads of a track never overlap (the sampler and the window's edges
+         * run on different threads): overlapping reads could finish out of order, and a counter would then
+         * seem to drop — a false restart.
+         */
+        synchronized Point read(long ignored) {
+            long now = System.nanoTime();
             ProcessUsage.Sample s = usage.read();
             if (s == null) {
                 return null;
