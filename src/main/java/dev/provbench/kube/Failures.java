@@ -43,11 +43,12 @@ public final class Failures {
     }
 
     /**
-     * Whether the server may have acted on the request although the caller saw a failure: no answer came, or
-     * a 5xx (a 504 is the apiserver giving up while the write may still land). A 429 was never admitted.
+     * Whether the server may have acted on the request although the caller saw a failure: no answer came (but
+     * a refused connection never carried the request), or a 5xx (a 504 is the apiserver giving up while the
+     * write may still land). A 429 was never admitted.
      */
     public static boolean outcomeUnknown(KubernetesClientException e) {
-        return e.getCode() <= 0 || e.getCode() >= 500;
+        return e.getCode() <= 0 ? !CONNECTION_REFUSED.equals(unanswered(e)) : e.getCode() >= 500;
     }
 
     /** Whether {@code e} had no HTTP answer at all (the caller's attempt needs its outcome reported). */

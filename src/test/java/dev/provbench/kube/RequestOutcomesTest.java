@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every attempt gets exactly one outcome; failures without an answer say what they were. */
 class RequestOutcomesTest {
@@ -59,6 +61,7 @@ class RequestOutcomesTest {
             KubernetesClientException e = assertThrows(KubernetesClientException.class,
                     () -> client.persistentVolumeClaims().inNamespace("default").withName("x").get());
             assertEquals(Failures.CONNECTION_REFUSED, stats.failed(e));
+            assertFalse(Failures.outcomeUnknown(e), "a refused connection never carried the request");
         }
         List<Socket> held = new ArrayList<>();
         try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
@@ -78,6 +81,7 @@ class RequestOutcomesTest {
                 KubernetesClientException e = assertThrows(KubernetesClientException.class,
                         () -> client.persistentVolumeClaims().inNamespace("default").withName("x").get());
                 assertEquals(Failures.CLIENT_TIMEOUT, stats.failed(e));
+                assertTrue(Failures.outcomeUnknown(e), "the server may have acted on a request it never answered");
             }
         } finally {
             for (Socket s : held) {
