@@ -41,12 +41,6 @@ public final class CounterTrack {
         }
     }
 
-    public boolean isEmpty() {
-        synchronized (reads) {
-            return reads.isEmpty();
-        }
-    }
-
     private List<Read> sorted() {
         synchronized (reads) {
             if (sorted == null) {
