@@ -2,7 +2,9 @@
 # Builds the real control-plane components from the Go module proxy at pinned versions, once, into
 # ~/.cache/provbench/bin/<component>-<version>/. Used by hack/local-cluster.
 #
-#   hack/tools/build.sh [etcd|kube|csi-provisioner|csi-sanity|all]
+#   hack/tools/build.sh [etcd|kube|csi-provisioner|csi-sanity|benchstat|promtool|all]
+#
+# benchstat and promtool print the binary's path.
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 
@@ -10,6 +12,9 @@ ETCD_VERSION=${ETCD_VERSION:-v3.6.16}
 KUBE_VERSION=${KUBE_VERSION:-v1.36.3}
 PROVISIONER_VERSION=${PROVISIONER_VERSION:-v6.3.0}
 SANITY_VERSION=${SANITY_VERSION:-v5.4.0}
+# the peers the CI cross-checks run: benchstat (golang.org/x/perf, no tags: a pseudo-version) and promtool
+BENCHSTAT_VERSION=${BENCHSTAT_VERSION:-v0.0.0-20260908200009-22c9c6c9d4da}
+PROMTOOL_VERSION=${PROMTOOL_VERSION:-v0.316.0}
 TOOLS="$PB_ROOT/hack/tools"
 
 build_etcd() {
@@ -50,6 +55,8 @@ case "${1:-all}" in
   kube) build_kube ;;
   csi-provisioner) build_provisioner ;;
   csi-sanity) pb_go_install csi-sanity "$SANITY_VERSION" "github.com/kubernetes-csi/csi-test/v5/cmd/csi-sanity@$SANITY_VERSION" >/dev/null ;;
+  benchstat) pb_go_install benchstat "$BENCHSTAT_VERSION" "golang.org/x/perf/cmd/benchstat@$BENCHSTAT_VERSION" ;;
+  promtool) pb_go_install promtool "$PROMTOOL_VERSION" "github.com/prometheus/prometheus/cmd/promtool@$PROMTOOL_VERSION" ;;
   all) build_etcd; build_provisioner; build_kube ;;
-  *) pb_die "unknown component '$1' (etcd, kube, csi-provisioner, csi-sanity, all)" ;;
+  *) pb_die "unknown component '$1' (etcd, kube, csi-provisioner, csi-sanity, benchstat, promtool, all)" ;;
 esac

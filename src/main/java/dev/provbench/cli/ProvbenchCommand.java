@@ -10,7 +10,7 @@ import picocli.CommandLine.IVersionProvider;
 @Command(name = "provbench", mixinStandardHelpOptions = true, versionProvider = ProvbenchCommand.Version.class,
         description = "Mock CSI driver and PVC create/delete throughput tester for csi-provisioner.",
         subcommands = {DriverCommand.class, RunCommand.class, ServeCommand.class, CleanupCommand.class,
-                CompareCommand.class})
+                CompareCommand.class, SweepCommand.class})
 public class ProvbenchCommand {
 
     static final class Version implements IVersionProvider {

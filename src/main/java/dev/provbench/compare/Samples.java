@@ -18,7 +18,8 @@ import java.util.stream.Stream;
  * Go benchmark lines — provbench's {@code --format bench}, or any benchstat input — and from report JSON files,
  * which are turned into those same lines first ({@link BenchFormat}), so one parser and one set of units
  * (with their {@code Unit … better=} directions) serve every input. A directory holds the samples of its
- * {@code *.json} and {@code *.bench}/{@code *.txt} files. Several inputs on one side add up.
+ * {@code *.json} and {@code *.bench}/{@code *.txt} files; a sweep's directory (it has {@code sweep.bench}) the
+ * samples of {@code sweep.bench}. Several inputs on one side add up.
  */
 public final class Samples {
     /** Inputs larger than this are refused (a report is tens of KiB). */
@@ -43,7 +44,18 @@ public final class Samples {
         return s;
     }
 
+    /** The samples of Go benchmark lines in {@code text} (empty when there are none). */
+    public static Samples parseText(String text) {
+        Samples s = new Samples();
+        s.parse(text);
+        return s;
+    }
+
     private void add(Path p) throws IOException {
+        if (Files.isDirectory(p) && Files.isRegularFile(p.resolve("sweep.bench"))) {
+            add(p.resolve("sweep.bench")); // a sweep's directory: its runs are in sweep.bench, once
+            return;
+        }
         if (Files.isDirectory(p)) {
             List<Path> inside;
             try (Stream<Path> list = Files.list(p)) {

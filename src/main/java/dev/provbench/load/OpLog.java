@@ -93,6 +93,9 @@ public final class OpLog {
         }
     }
 
+    private static final java.util.concurrent.atomic.AtomicReference<AtomicLong> LATEST =
+            new java.util.concurrent.atomic.AtomicReference<>(new AtomicLong());
+
     /** Also publish live metrics: provbench_ops_total{op,result}, provbench_op_duration_seconds{op}. */
     public OpLog withMetrics(MeterRegistry registry) {
         if (registry != null) {
@@ -102,7 +105,10 @@ public final class OpLog {
                         .description("Create (to Bound) and delete (to PV gone) latency, limiter wait included")
                         .tag("op", name(k)).publishPercentileHistogram().register(registry));
             }
-            Gauge.builder("provbench_ops_in_flight", inFlight, AtomicLong::get)
+            // one gauge per registry for every run of the process (a sweep's, serve's): it reads the latest run
+            // (a gauge registered per run would stay bound to the first run's count)
+            LATEST.set(inFlight);
+            Gauge.builder("provbench_ops_in_flight", LATEST, l -> l.get().get())
                     .description("Create/delete cycles in progress").register(registry);
         }
         return this;

@@ -22,15 +22,41 @@ public final class BenchFormat implements ReportFormat {
         }
     }
 
-    public String render(RunReport r) {
-        RunReport.Config c = r.config();
+    /** The configuration lines every provbench bench output starts with. */
+    public static String header(String mode, String storageClass) {
+        return "goos: linux\npkg: provbench\nmode: " + mode + "\nstorageclass: " + storageClass + "\n";
+    }
+
+    /** The units' {@code better=} metadata lines. */
+    public static String units() {
         StringBuilder b = new StringBuilder();
-        b.append("goos: linux\n");
-        b.append("pkg: provbench\n");
-        b.append("mode: ").append(r.mode()).append('\n');
-        b.append("storageclass: ").append(c.storageClass()).append('\n');
-        String name = String.format(Locale.ROOT, "BenchmarkPVCChurn/mode=%s/qps=%s/burst=%d/wait=%s-%d", r.mode(),
+        b.append("Unit ops/s better=higher\n");
+        b.append("Unit cycles/s better=higher\n");
+        for (String op : new String[]{"create", "delete"}) {
+            for (String m : new String[]{"pipeline-p50-ms", "pipeline-p99-ms", "total-p99-ms"}) {
+                b.append("Unit ").append(op).append('-').append(m).append(" better=lower\n");
+            }
+        }
+        b.append("Unit tool-cpu-ms/op better=lower\n");
+        b.append("Unit req/op better=lower\nUnit throttled better=lower\nUnit failures better=lower\n");
+        b.append("Unit provisioner-throttling-lines better=lower\n");
+        return b.toString();
+    }
+
+    /** The run's benchmark name in {@code provbench run --format bench}. */
+    public static String name(RunReport r) {
+        RunReport.Config c = r.config();
+        return String.format(Locale.ROOT, "BenchmarkPVCChurn/mode=%s/qps=%s/burst=%d/wait=%s-%d", r.mode(),
                 c.qps() < 0 ? "unlimited" : v(c.qps()), c.burst(), c.waitMode(), c.threads());
+    }
+
+    public String render(RunReport r) {
+        return header(r.mode(), r.config().storageClass()) + line(r, name(r)) + units();
+    }
+
+    /** One benchmark line for {@code r} under {@code name}: the iteration count is the completed ops. */
+    public static String line(RunReport r, String name) {
+        StringBuilder b = new StringBuilder();
         long ops = r.ops().creates() + r.ops().deletes();
         b.append(name).append('\t').append(Math.max(1, ops));
         b.append('\t').append(v(r.ops().opsPerSecond())).append(" ops/s");
@@ -49,17 +75,6 @@ public final class BenchFormat implements ReportFormat {
         if (r.provisioner() != null && r.provisioner().throttlingLines() != null) {
             b.append('\t').append(r.provisioner().throttlingLines()).append(" provisioner-throttling-lines");
         }
-        b.append('\n');
-        b.append("Unit ops/s better=higher\n");
-        b.append("Unit cycles/s better=higher\n");
-        for (String op : new String[]{"create", "delete"}) {
-            for (String m : new String[]{"pipeline-p50-ms", "pipeline-p99-ms", "total-p99-ms"}) {
-                b.append("Unit ").append(op).append('-').append(m).append(" better=lower\n");
-            }
-        }
-        b.append("Unit tool-cpu-ms/op better=lower\n");
-        b.append("Unit req/op better=lower\nUnit throttled better=lower\nUnit failures better=lower\n");
-        b.append("Unit provisioner-throttling-lines better=lower\n");
-        return b.toString();
+        return b.append('\n').toString();
     }
 }
