@@ -54,6 +54,27 @@ public class CompareCommand implements Callable<Integer> {
             + "significantly worse by more than PCT percent (ops/s lower, latency higher, …; 0 to 1000).")
     Double failPct;
 
+    @Option(names = "--junit", paramLabel = "FILE", description = "Also write JUnit XML: one testcase per compared "
+            + "metric and cell, a failure for each regression beyond --fail-on-regression.")
+    Path junit;
+
+    static String junit(CompareResult r) {
+        java.util.List<dev.provbench.report.JUnitXml.Case> cases = new java.util.ArrayList<>();
+        for (CompareResult.Row row : r.rows()) {
+            String text = String.format(java.util.Locale.ROOT, "%s %s: old %s, new %s, %s (p=%.3g, n=%d+%d)%s",
+                    row.cell(), row.unit(), CompareFormat.side(row.old()), CompareFormat.side(row.now()),
+                    row.deltaPercent() == null ? "no change figure" : String.format(java.util.Locale.ROOT, "%+.2f %%",
+                            row.deltaPercent()), row.p(), row.old().n(), row.now().n(),
+                    row.significant() ? "" : " ~ not significant");
+            String cls = "provbench.compare." + row.cell().replaceFirst("^Benchmark", "");
+            cases.add(row.regression() ? dev.provbench.report.JUnitXml.Case.failed(cls, row.unit(), 0, "regression",
+                    text + "; worse than the allowed " + r.failOnRegressionPercent() + " %", null)
+                    : dev.provbench.report.JUnitXml.Case.passed(cls, row.unit(), 0, text));
+        }
+        return dev.provbench.report.JUnitXml.suite("provbench compare", java.time.Instant.now(), 0,
+                java.util.Map.of("alpha", Double.toString(r.alpha())), cases, CompareFormat.table(r));
+    }
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
@@ -81,6 +102,7 @@ public class CompareCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--format must be table, markdown or json, not '"
                     + format + "'");
         }
+        Junit.check(spec, junit);
         Samples a;
         Samples b;
         try {
@@ -96,6 +118,9 @@ public class CompareCommand implements Callable<Integer> {
             default -> CompareFormat.table(r);
         });
         out.flush();
+        if (junit != null) {
+            Junit.write(spec.commandLine().getErr(), junit, junit(r));
+        }
         return r.regressed() ? 1 : 0;
     }
 }

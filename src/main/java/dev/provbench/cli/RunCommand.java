@@ -44,6 +44,10 @@ public class RunCommand implements Callable<Integer> {
             + "stdout).")
     Path out;
 
+    @Option(names = "--junit", paramLabel = "FILE", description = "Also write JUnit XML: one testcase per threshold "
+            + "(an error when the run failed).")
+    Path junit;
+
     private final RunExecutor executor;
     private final RunRegistry runs;
     private final RunLimits limits;
@@ -64,6 +68,7 @@ public class RunCommand implements Callable<Integer> {
                 && !Files.isDirectory(out.toAbsolutePath().getParent())) {
             throw bad("--out", "directory " + out.toAbsolutePath().getParent() + " does not exist");
         }
+        Junit.check(spec, junit);
         try {
             // the environment of `hack/local-cluster env` describes a real cluster, not the local one
             return request.withEnvironmentDefaults(System.getenv()).check(limits.values());
@@ -111,6 +116,14 @@ public class RunCommand implements Callable<Integer> {
         }
         if (e.report() != null) {
             write(e.report());
+        }
+        if (junit != null) {
+            double secs = e.started() == null || e.finished() == null ? 0
+                    : (e.finished().toEpochMilli() - e.started().toEpochMilli()) / 1000.0;
+            Junit.write(err, junit, dev.provbench.report.JUnitXml.suite("provbench run " + e.id(),
+                    e.started() == null ? e.created() : e.started(), secs, java.util.Map.of("runId", e.id()),
+                    dev.provbench.report.JUnitXml.runCases("provbench.run", "", e.report(), e.exitCode(), e.message(),
+                            secs), e.report() == null ? "" : dev.provbench.report.Format.TABLE.render(e.report())));
         }
         if (e.state() == RunExecution.State.ABORTED && e.report() != null) {
             err.println("provbench run: aborted; the report covers the time until the abort");

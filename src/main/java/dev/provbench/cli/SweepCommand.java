@@ -51,6 +51,10 @@ public class SweepCommand implements Callable<Integer> {
             + "${DEFAULT-VALUE}).")
     String format = "table";
 
+    @Option(names = "--junit", paramLabel = "FILE", description = "Also write JUnit XML: per run, one testcase per "
+            + "threshold (an error when the run failed).")
+    Path junit;
+
     private final SweepExecutor executor;
     private final RunLimits limits;
 
@@ -76,6 +80,7 @@ public class SweepCommand implements Callable<Integer> {
         if (dir.getParent() != null && !Files.isDirectory(dir.getParent())) {
             throw bad("--out", "directory " + dir.getParent() + " does not exist");
         }
+        Junit.check(spec, junit);
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw bad("--out", dir + " is not a directory");
         }
@@ -135,11 +140,34 @@ public class SweepCommand implements Callable<Integer> {
             err.println("provbench sweep: results in " + out.toAbsolutePath() + " (sweep.json, sweep.bench, sweep.md, "
                     + "sweep.html, runs/)");
         }
+        if (junit != null) {
+            Junit.write(err, junit, junit(s));
+        }
         if (s.message() != null) {
             err.println("provbench sweep: " + s.state().json() + ": " + s.message());
         }
         err.flush();
         return s.exitCode();
+    }
+
+    static String junit(SweepExecution s) {
+        java.util.List<dev.provbench.report.JUnitXml.Case> cases = new java.util.ArrayList<>();
+        for (var d : s.doneRuns()) {
+            var p = d.planned();
+            cases.addAll(dev.provbench.report.JUnitXml.runCases("provbench.sweep.cell" + p.cell().index(),
+                    "run " + p.seq() + " (" + p.cell().label(s.plan().varying()) + ", repeat " + p.repeat() + "): ",
+                    d.report(), d.exitCode(), d.message(), d.seconds()));
+        }
+        if (s.state() == dev.provbench.run.RunExecution.State.ABORTED || s.doneRuns().size() < s.plan().runs()) {
+            cases.add(dev.provbench.report.JUnitXml.Case.error("provbench.sweep", "sweep", 0, "sweep-incomplete",
+                    s.doneRuns().size() + " of " + s.plan().runs() + " runs ended" + (s.message() == null ? ""
+                            : ": " + s.message())));
+        }
+        double secs = s.started() == null || s.finished() == null ? 0
+                : (s.finished().toEpochMilli() - s.started().toEpochMilli()) / 1000.0;
+        return dev.provbench.report.JUnitXml.suite("provbench sweep " + s.id(), s.started() == null ? s.created()
+                : s.started(), secs, java.util.Map.of("seed", Long.toString(s.plan().seed())), cases,
+                s.result() == null ? "" : SweepFormats.table(s.result()));
     }
 
     /** The command as given, for the files that say how they were made. */

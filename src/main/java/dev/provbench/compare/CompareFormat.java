@@ -18,7 +18,7 @@ public final class CompareFormat {
     }
 
     /** "median [lo, hi]" or "median ±∞" when the interval is unbounded. */
-    static String side(CompareResult.Side s) {
+    public static String side(CompareResult.Side s) {
         return num(s.median()) + (Double.isInfinite(s.ciLow()) || Double.isInfinite(s.ciHigh()) ? " ±∞"
                 : " [" + num(s.ciLow()) + ", " + num(s.ciHigh()) + "]");
     }

@@ -125,6 +125,11 @@ public final class SweepExecution {
         result = r;
     }
 
+    /** The runs ended so far, in order. */
+    public List<SweepResult.Done> doneRuns() {
+        return done();
+    }
+
     synchronized List<SweepResult.Done> done() {
         return List.copyOf(done);
     }

@@ -158,7 +158,7 @@ public record SweepResult(int schemaVersion, RunReport.Tool tool, String state, 
         return Math.min(1, 2 / c);
     }
 
-    private static List<Recommendation> recommend(SweepPlan plan, Map<Integer, Map<String, Summary>> byCell) {
+    static List<Recommendation> recommend(SweepPlan plan, Map<Integer, Map<String, Summary>> byCell) {
         List<Recommendation> out = new ArrayList<>();
         if (!plan.varying().contains("provisioner-qps") && !plan.varying().contains("provisioner-burst")) {
             return out;

@@ -36,8 +36,16 @@ class CompareCommandTest {
                 new double[] {80, 82, 79, 81, 80, 83});
         Path worse = bench(dir, "new.bench", new double[] {27.0, 26.8, 27.3, 27.1, 26.9, 27.2},
                 new double[] {80, 81, 82, 79, 80, 84});
-        LaunchResult r = launcher.launch("compare", old.toString(), worse.toString(), "--fail-on-regression", "5");
+        Path junit = dir.resolve("compare.xml");
+        LaunchResult r = launcher.launch("compare", old.toString(), worse.toString(), "--fail-on-regression", "5",
+                "--junit", junit.toString());
         assertEquals(1, r.exitCode(), r.getOutput() + r.getErrorOutput());
+        String xml = Files.readString(junit);
+        dev.provbench.report.JUnitSchemas.validate(xml);
+        assertTrue(xml.contains("tests=\"2\" failures=\"1\" errors=\"0\""), "one case per metric, the regression "
+                + "failed: " + xml);
+        assertTrue(xml.contains("<failure message=\"BenchmarkPVCChurn/mode=local/qps=unlimited/burst=10/wait=informer-64 "
+                + "ops/s: old 30.05 [") && xml.contains("-9.98 %"), xml);
         String out = r.getOutput();
         assertTrue(out.contains("REGRESSION"), out);
         assertTrue(out.contains("-9.98%"), "ops/s fell by 10 %: " + out);

@@ -169,11 +169,16 @@ class RunCommandTest {
     }
 
     @Test
-    void pollModeGetsAndThresholdFailureIsExit1(QuarkusMainLauncher launcher) {
+    void pollModeGetsAndThresholdFailureIsExit1(QuarkusMainLauncher launcher, @TempDir Path dir) throws Exception {
+        Path junit = dir.resolve("junit.xml");
         LaunchResult r = launcher.launch("run", "--local", "--cycles", "4", "--threads", "2", "--qps", "-1",
                 "--local-provisioner-qps", "-1", "--wait-mode", "poll", "--format", "json",
-                "--min-ops-per-sec", "1000000");
+                "--min-ops-per-sec", "1000000", "--junit", junit.toString());
         assertEquals(1, r.exitCode(), r.getErrorOutput());
+        String xml = Files.readString(junit);
+        dev.provbench.report.JUnitSchemas.validate(xml);
+        assertTrue(xml.contains("failures=\"1\" errors=\"0\"") && xml.contains("<failure message=\"min-ops-per-sec: "
+                + "actual "), "the threshold that failed, with its numbers: " + xml);
         assertTrue(r.getOutput().contains("\"get\""), "poll mode GETs: " + r.getOutput());
         assertTrue(r.getOutput().contains("\"failures\" : 0"), "poll mode waits work: " + r.getOutput());
         assertTrue(r.getOutput().contains("\"passed\" : false"), r.getOutput());
