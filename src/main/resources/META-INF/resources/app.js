@@ -135,6 +135,46 @@ function drawList(runs) {
   if (body.innerHTML !== rows) body.innerHTML = rows;
 }
 
+// The newest sweep: where it is and its cells filling in, as GET /api/sweeps/{id} has them (median [95 % CI]).
+function stat(m) {
+  if (!m) return '–';
+  const finite = Number.isFinite(m.ciLow) && Number.isFinite(m.ciHigh);
+  return fmt(m.median, 3) + (finite ? ` [${fmt(m.ciLow, 3)}, ${fmt(m.ciHigh, 3)}]` : ` (${fmt(m.min, 3)}–${fmt(m.max, 3)})`);
+}
+
+async function drawSweep() {
+  const list = await json('/api/sweeps');
+  const sweeps = (list.status === 200 && list.data) || [];
+  $('sweep').hidden = sweeps.length === 0;
+  if (!sweeps.length) return;
+  const one = await json('/api/sweeps/' + sweeps[0].id);
+  if (one.status !== 200) return;
+  const s = one.data;
+  text($('sweep-id'), s.id);
+  text($('sweep-state'), s.state);
+  $('sweep-state').className = 'state ' + s.state;
+  const p = s.progress || {};
+  text($('sweep-progress'), `${p.runsDone || 0} of ${p.runs} runs ended`
+    + (p.seq ? ` · now run ${p.seq}: cell ${p.cell} (${p.cellLabel}), repeat ${p.repeat}` : '')
+    + (p.etaSeconds !== undefined && p.etaSeconds !== null ? ` · ETA ${Math.round(p.etaSeconds)} s` : '')
+    + (s.message ? ` · ${s.message}` : ''));
+  const r = s.result;
+  const axes = r ? (r.varying.length ? r.varying : ['qps']) : [];
+  const head = `<tr><th>cell</th>${axes.map(a => `<th>${a}</th>`).join('')}<th>n</th><th>ops/s</th>`
+    + '<th>create p99 ms</th><th>provisioner throttling lines</th></tr>';
+  const rows = r ? r.cells.map(c => `<tr><td>${c.index}</td>${axes.map(a => `<td>${c.settings[a]}</td>`).join('')}`
+    + `<td>${c.n}</td><td>${stat(c.metrics['ops/s'])}</td><td>${stat(c.metrics['create-pipeline-p99-ms'])}</td>`
+    + `<td>${stat(c.metrics['provisioner-throttling-lines'])}</td></tr>`).join('') : '';
+  const t = $('sweep-cells');
+  if (t.tHead.innerHTML !== head) t.tHead.innerHTML = head;
+  if (t.tBodies[0].innerHTML !== rows) t.tBodies[0].innerHTML = rows;
+  const recs = r ? r.recommendations.map(x => `<li>${x.tool}: <code>${x.text}</code></li>`).join('') : '';
+  if ($('sweep-recommendations').innerHTML !== recs) $('sweep-recommendations').innerHTML = recs;
+  const links = Object.entries(s.links || {}).filter(([k]) => ['json', 'markdown', 'bench', 'html'].includes(k))
+    .map(([k, v]) => `<a href="${v}" data-report="${k}">${k}</a>`).join(' · ');
+  $('sweep-reports').innerHTML = links ? 'Result: ' + links : '';
+}
+
 async function tick() {
   try {
     const list = await json('/api/runs');
@@ -145,6 +185,7 @@ async function tick() {
       const one = await json('/api/runs/' + shown);
       if (one.status === 200) drawRun(one.data);
     }
+    await drawSweep();
     const d = await json('/driver/stats');
     if (d.status === 200) {
       text($('driver'), d.data.serving ? `driver on ${d.data.endpoint}: ${d.data.volumes} volumes, `

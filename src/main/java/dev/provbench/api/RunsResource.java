@@ -119,7 +119,7 @@ public class RunsResource {
             return Error.response(400, x.field() + " " + x.getMessage(), x.field());
         } catch (RunLauncher.Busy x) {
             return Response.status(409).type(MediaType.APPLICATION_JSON)
-                    .entity(new Error(x.getMessage(), null, x.active().id())).build();
+                    .entity(new Error(x.getMessage(), null, x.activeId())).build();
         }
         return Response.accepted(view(e, false)).location(URI.create("/api/runs/" + e.id())).build();
     }

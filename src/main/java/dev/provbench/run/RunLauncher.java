@@ -15,15 +15,20 @@ public class RunLauncher {
 
     /** The run that kept a new one from starting. */
     public static final class Busy extends RuntimeException {
-        private final transient RunExecution active;
+        private final String activeId;
 
         Busy(RunExecution active) {
-            super("run " + active.id() + " is " + active.state().json() + "; one run at a time");
-            this.active = active;
+            this("run " + active.id() + " is " + active.state().json() + "; one run at a time", active.id());
         }
 
-        public RunExecution active() {
-            return active;
+        public Busy(String message, String activeId) {
+            super(message);
+            this.activeId = activeId;
+        }
+
+        /** The run or sweep that is active. */
+        public String activeId() {
+            return activeId;
         }
     }
 
@@ -74,6 +79,10 @@ public class RunLauncher {
      */
     public RunExecution launch(RunRequest request) {
         RunExecution e = new RunExecution(request.check(limits.values()));
+        Optional<String> sweep = registry.reservedBy();
+        if (sweep.isPresent()) {
+            throw new Busy("sweep " + sweep.get() + " is running; one run at a time", sweep.get());
+        }
         Optional<RunExecution> other = registry.begin(e);
         if (other.isPresent()) {
             throw new Busy(other.get());

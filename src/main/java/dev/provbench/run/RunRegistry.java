@@ -26,12 +26,47 @@ public class RunRegistry {
 
     private final Map<String, RunExecution> runs = new LinkedHashMap<>();
     private RunExecution active;
+    private String reservedBy;
     private CountDownLatch done = new CountDownLatch(0);
+
+    /**
+     * Keeps the registry for {@code owner} (a sweep's id): only {@link #begin(String, RunExecution)} with that
+     * owner starts runs until {@link #release}. False when a run is active or another owner holds it.
+     */
+    public synchronized boolean reserve(String owner) {
+        if (active != null || reservedBy != null) {
+            return false;
+        }
+        reservedBy = owner;
+        return true;
+    }
+
+    public synchronized void release(String owner) {
+        if (owner.equals(reservedBy)) {
+            reservedBy = null;
+        }
+    }
+
+    /** The owner that holds the registry, if any. */
+    public synchronized Optional<String> reservedBy() {
+        return Optional.ofNullable(reservedBy);
+    }
 
     /** Registers {@code e} as the active run, or returns the run that is active instead. */
     public synchronized Optional<RunExecution> begin(RunExecution e) {
+        return begin(null, e);
+    }
+
+    /**
+     * As {@link #begin(RunExecution)}, for a run of {@code owner}; while another owner holds the registry no run
+     * begins (the last run is returned, or {@code e} itself when there was none).
+     */
+    public synchronized Optional<RunExecution> begin(String owner, RunExecution e) {
         if (active != null) {
             return Optional.of(active);
+        }
+        if (reservedBy != null && !reservedBy.equals(owner)) {
+            return Optional.of(runs.isEmpty() ? e : runs.values().stream().reduce((a, b) -> b).orElse(e));
         }
         active = e;
         done = new CountDownLatch(1);

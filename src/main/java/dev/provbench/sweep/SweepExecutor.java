@@ -46,8 +46,26 @@ public class SweepExecutor {
     public record Output(Path dir, String command) {
     }
 
-    /** Runs {@code s} to its end on the calling thread. Never throws. */
+    /**
+     * Runs {@code s} to its end on the calling thread, holding this process's run registry for it (no other run
+     * may start in between). Never throws.
+     */
     public void execute(SweepExecution s, Output out, Consumer<String> say) {
+        if (!registry.reserve(s.id())) {
+            String other = registry.active().map(RunExecution::id).or(registry::reservedBy).orElse("?");
+            s.ended(RunExecution.State.FAILED, ExitCodes.FAILED, null, "run or sweep " + other + " is active in "
+                    + "this process");
+            say.accept("sweep: " + s.message());
+            return;
+        }
+        try {
+            executeReserved(s, out, say);
+        } finally {
+            registry.release(s.id());
+        }
+    }
+
+    private void executeReserved(SweepExecution s, Output out, Consumer<String> say) {
         SweepPlan plan = s.plan();
         s.begin();
         Instant started = s.started();
@@ -83,7 +101,7 @@ public class SweepExecutor {
                 if (!s.runStarting(p, e)) {
                     break;
                 }
-                var other = registry.begin(e);
+                var other = registry.begin(s.id(), e);
                 if (other.isPresent()) {
                     throw new IllegalStateException("run " + other.get().id() + " is active in this process");
                 }
