@@ -108,8 +108,10 @@ public final class OpLog {
             // one gauge per registry for every run of the process (a sweep's, serve's): it reads the latest run
             // (a gauge registered per run would stay bound to the first run's count)
             LATEST.set(inFlight);
-            Gauge.builder("provbench_ops_in_flight", LATEST, l -> l.get().get())
-                    .description("Create/delete cycles in progress").register(registry);
+            if (registry.find("provbench_ops_in_flight").gauge() == null) {
+                Gauge.builder("provbench_ops_in_flight", LATEST, l -> l.get().get())
+                        .description("Create/delete cycles in progress").register(registry);
+            }
         }
         return this;
     }

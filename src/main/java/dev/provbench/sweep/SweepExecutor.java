@@ -17,7 +17,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -182,11 +181,19 @@ public class SweepExecutor {
         return String.format(Locale.ROOT, "sweep: run %d/%d · cell %d (%s) repeat %d/%d · %d run(s) left after this"
                         + " · ETA %s", p.seq(), g.runs(), p.cell().index(), p.cell().label(s.plan().varying()),
                 p.repeat(), s.plan().request().repeats, g.runs() - p.seq(),
-                g.etaSeconds() == null ? "after the first run" : Durations.format(
-                        Duration.ofSeconds(Math.round(g.etaSeconds()))));
+                g.etaSeconds() == null ? "after the first run" : eta(Math.round(g.etaSeconds())));
     }
 
     /** After each run: its report, and every summary file as it stands. */
+    /** "1h02m", "20m21s", "45s". */
+    static String eta(long seconds) {
+        long h = seconds / 3600;
+        long m = seconds % 3600 / 60;
+        long sec = seconds % 60;
+        return h > 0 ? String.format(Locale.ROOT, "%dh%02dm", h, m) : m > 0
+                ? String.format(Locale.ROOT, "%dm%02ds", m, sec) : sec + "s";
+    }
+
     private static void write(Output out, SweepPlan plan, SweepPlan.Planned p, SweepResult.Done d,
                               List<SweepResult.Done> all, SweepResult r) throws IOException {
         if (out.dir() == null) {
