@@ -9,16 +9,16 @@ PB_JAR="$PB_ROOT/target/quarkus-app/quarkus-run.jar"
 pb_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 pb_die() { pb_log "error: $*"; exit 1; }
 
-# pb_go_install NAME VERSION PACKAGE@VERSION: builds a Go tool once into $PB_BIN/NAME-VERSION/ and
-# prints the path of the binary.
+# pb_go_install NAME VERSION PACKAGE@VERSION [TAGS]: builds a Go tool once into $PB_BIN/NAME-VERSION/ (with
+# those build tags, if any) and prints the path of the binary.
 pb_go_install() {
-  local name=$1 version=$2 pkg=$3
+  local name=$1 version=$2 pkg=$3 tags=${4:-}
   local dir="$PB_BIN/$name-$version"
   if [[ ! -x "$dir/$name" ]]; then
     command -v go >/dev/null || pb_die "go is needed to build $name"
     pb_log "building $name $version (cached in $dir)"
     mkdir -p "$dir"
-    GOBIN="$dir" GOFLAGS=-mod=mod go install "$pkg" >&2 || pb_die "go install $pkg failed"
+    GOBIN="$dir" GOFLAGS=-mod=mod go install ${tags:+-tags "$tags"} "$pkg" >&2 || pb_die "go install $pkg failed"
   fi
   printf '%s\n' "$dir/$name"
 }

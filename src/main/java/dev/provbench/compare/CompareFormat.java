@@ -19,7 +19,7 @@ public final class CompareFormat {
 
     /** "median [lo, hi]" or "median ±∞" when the interval is unbounded. */
     public static String side(CompareResult.Side s) {
-        return num(s.median()) + (Double.isInfinite(s.ciLow()) || Double.isInfinite(s.ciHigh()) ? " ±∞"
+        return num(s.median()) + (s.ciLow() == null || s.ciHigh() == null ? " ±∞"
                 : " [" + num(s.ciLow()) + ", " + num(s.ciHigh()) + "]");
     }
 

@@ -19,9 +19,11 @@ public record CompareResult(double alpha, double confidence, Double failOnRegres
                             List<String> onlyOld, List<String> onlyNew) {
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Side(int n, double median, double ciLow, double ciHigh, double min, double max, String note) {
+    /** {@code ciLow}/{@code ciHigh} are null when the interval is unbounded (too few samples; see the note). */
+    public record Side(int n, double median, Double ciLow, Double ciHigh, double min, double max, String note) {
         static Side of(Summary s) {
-            return new Side(s.n(), s.median(), s.ciLow(), s.ciHigh(), s.min(), s.max(), s.note());
+            return new Side(s.n(), s.median(), Double.isFinite(s.ciLow()) ? s.ciLow() : null,
+                    Double.isFinite(s.ciHigh()) ? s.ciHigh() : null, s.min(), s.max(), s.note());
         }
     }
 

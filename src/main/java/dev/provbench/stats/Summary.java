@@ -27,4 +27,12 @@ public record Summary(double[] samples, double median, double ciLow, double ciHi
     public int n() {
         return samples.length;
     }
+
+    /**
+     * How sure the range [min, max] holds the population median: 1 − 2·½ⁿ (each sample falls on either side of
+     * it with probability ½; the range misses it only when all fall on one side). 0.9375 for 5 samples.
+     */
+    public double minMaxConfidence() {
+        return 1 - 2 * Math.pow(0.5, samples.length);
+    }
 }

@@ -56,7 +56,7 @@ public final class SweepFormats {
         if (s == null) {
             return "-";
         }
-        if (Double.isInfinite(s.ciLow()) || Double.isInfinite(s.ciHigh())) {
+        if (!s.bounded()) {
             return num(s.median()) + " (" + num(s.min()) + "–" + num(s.max()) + ")";
         }
         return num(s.median()) + " [" + num(s.ciLow()) + ", " + num(s.ciHigh()) + "]";
@@ -99,8 +99,9 @@ public final class SweepFormats {
 
     private static String legend(SweepResult r) {
         return String.format(Locale.ROOT, "Each figure: median [%.0f %% confidence interval of the median] over the "
-                + "cell's runs; (min–max) where the runs are too few for a finite interval (fewer than 6).",
-                r.confidence() * 100);
+                + "cell's runs; where the runs are too few for a finite %.0f %% interval (fewer than 6), median "
+                + "(min–max) — a range that holds the median with confidence 1 − 2·½ⁿ (%.2f %% for %d runs).",
+                r.confidence() * 100, r.confidence() * 100, (1 - 2 * Math.pow(0.5, r.repeats())) * 100, r.repeats());
     }
 
     public static String table(SweepResult r) {
@@ -200,7 +201,7 @@ public final class SweepFormats {
         for (SweepResult.CellResult c : r.cells()) {
             SweepResult.Stat s = c.metrics().get(unit);
             if (s != null) {
-                max = Math.max(max, Double.isInfinite(s.ciHigh()) ? s.max() : s.ciHigh());
+                max = Math.max(max, s.bounded() ? s.ciHigh() : s.max());
             }
         }
         if (max <= 0) {
@@ -249,7 +250,7 @@ public final class SweepFormats {
                 String xl = byProvisioner ? c.settings().get("provisioner-qps") + "/" + c.settings().get("provisioner-burst")
                         : "cell " + c.index();
                 double x = left + plotW * (xs.indexOf(xl) + 0.5) / xs.size() + offset;
-                boolean finite = !Double.isInfinite(s.ciLow()) && !Double.isInfinite(s.ciHigh());
+                boolean finite = s.bounded();
                 double lo = finite ? s.ciLow() : s.min();
                 double hi = finite ? s.ciHigh() : s.max();
                 double y = 30 + plotH - plotH * s.median() / max;

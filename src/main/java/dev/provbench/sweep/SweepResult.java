@@ -35,11 +35,21 @@ public record SweepResult(int schemaVersion, RunReport.Tool tool, String state, 
     /** The unit the recommendation and the chart are about. */
     public static final String OPS = "ops/s";
 
-    /** A metric over a cell's runs. */
+    /**
+     * A metric over a cell's runs. {@code ciLow}/{@code ciHigh} are null when the interval is unbounded (fewer
+     * than 6 runs at 95 %); {@code minMaxConfidence} is how sure [min, max] holds the median: 1 − 2·½ⁿ.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record Stat(int n, double median, double ciLow, double ciHigh, double min, double max, String note) {
+    public record Stat(int n, double median, Double ciLow, Double ciHigh, double min, double max,
+                       double minMaxConfidence, String note) {
         static Stat of(Summary s) {
-            return new Stat(s.n(), s.median(), s.ciLow(), s.ciHigh(), s.min(), s.max(), s.note());
+            return new Stat(s.n(), s.median(), Double.isFinite(s.ciLow()) ? s.ciLow() : null,
+                    Double.isFinite(s.ciHigh()) ? s.ciHigh() : null, s.min(), s.max(), s.minMaxConfidence(),
+                    s.note());
+        }
+
+        public boolean bounded() {
+            return ciLow != null && ciHigh != null;
         }
     }
 
@@ -136,6 +146,13 @@ public record SweepResult(int schemaVersion, RunReport.Tool tool, String state, 
                 warnings.add("cell " + c.index() + " (" + c.label(plan.varying()) + "): " + failed + " run(s) failed "
                         + "and are not in its figures");
             }
+            // what the runs' reports say may mislead (not steady, warm-up capped, a source restarted …), per cell
+            Map<String, Integer> said = new LinkedHashMap<>();
+            done.stream().filter(d -> d.planned().cell() == c && d.counts())
+                    .flatMap(d -> d.report().warnings().stream().map(w -> w.replaceAll("[0-9]+(\\.[0-9]+)?", "N")))
+                    .forEach(w -> said.merge(w.length() > 160 ? w.substring(0, 160) + "…" : w, 1, Integer::sum));
+            said.forEach((w, k) -> warnings.add("cell " + c.index() + " (" + c.label(plan.varying()) + "): " + k + " of "
+                    + n + " run(s): " + w));
             cells.add(new CellResult(c.index(), name, c.settings(), n, failed, metrics));
         }
         List<Recommendation> recs = recommend(plan, byCell);
