@@ -20,6 +20,9 @@ public record Comparison(Summary old, Summary now, double p, double alpha, boole
 
     public static Comparison of(Summary old, Summary now, double alpha) {
         double p = TEST.test(old.samples(), now.samples()).getPValue();
+        if (Double.isNaN(p)) {
+            p = 1; // every value tied (e.g. 0 failures on both sides): no evidence of a difference, as benchstat says
+        }
         double delta = old.median() == 0 ? Double.NaN : (now.median() - old.median()) / old.median() * 100;
         String note = null;
         if (p > alpha) {

@@ -105,5 +105,9 @@ class StatsTest {
                 Summary.of(new double[] {1.5, 2.5, 3.5, 4.5, 5.5}, 0.95), 0.05);
         assertFalse(same.significant());
         assertNull(same.note(), "5 and 5 could have shown a difference: no excuse");
+        Comparison ties = Comparison.of(Summary.of(new double[] {0, 0, 0, 0, 0, 0}, 0.95),
+                Summary.of(new double[] {0, 0, 0, 0, 0, 0}, 0.95), 0.05);
+        assertEquals(1, ties.p(), 0, "every value tied (0 failures on both sides): p = 1, as benchstat, not NaN");
+        assertFalse(ties.significant());
     }
 }
