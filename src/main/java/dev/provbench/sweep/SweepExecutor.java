@@ -111,7 +111,9 @@ public class SweepExecutor {
                     registry.end(e);
                 }
                 double secs = (System.nanoTime() - t0) / 1e9;
-                previousRun = e.report() != null && !e.report().cleanup().leftover().isEmpty() ? e.id() : null;
+                // a local run's in-memory cluster ended with it: only a real cluster can hold leftovers
+                previousRun = !p.checked().request().local && e.report() != null
+                        && !e.report().cleanup().leftover().isEmpty() ? e.id() : null;
                 SweepResult.Done d = new SweepResult.Done(p, e.id(), e.state().json(), e.exitCode(), e.report(), secs,
                         e.message());
                 List<SweepResult.Done> all = new java.util.ArrayList<>(s.done());
