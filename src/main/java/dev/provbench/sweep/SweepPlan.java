@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
@@ -128,29 +127,12 @@ public record SweepPlan(SweepRequest request, long seed, List<Cell> cells, List<
         Control control = control(q, pqps != null);
 
         // the tool's settings (qps × burst, or qps paired with its default burst), then × threads × provisioner
-        List<double[]> tool = new ArrayList<>();
-        for (double v : qps) {
-            if (bursts == null) {
-                tool.add(new double[]{v, SweepRequest.defaultBurst(v)});
-            } else {
-                for (int b : bursts) {
-                    tool.add(new double[]{v, b});
-                }
-            }
-        }
+        List<double[]> tool = rates(qps, bursts);
         List<double[]> prov = new ArrayList<>();
         if (pqps == null) {
             prov.add(q.run.local ? new double[]{q.run.localProvisionerQps, q.run.localProvisionerBurst} : null);
         } else {
-            for (double v : pqps) {
-                if (pbursts == null) {
-                    prov.add(new double[]{v, SweepRequest.defaultBurst(v)});
-                } else {
-                    for (int b : pbursts) {
-                        prov.add(new double[]{v, b});
-                    }
-                }
-            }
+            prov.addAll(rates(pqps, pbursts));
         }
         if ((long) tool.size() * threads.size() * prov.size() > SweepRequest.MAX_CELLS) {
             throw SweepRequest.bad("qps", "the axes make " + (long) tool.size() * threads.size() * prov.size()
@@ -211,6 +193,21 @@ public record SweepPlan(SweepRequest request, long seed, List<Cell> cells, List<
         }
         return new SweepPlan(q, seed, List.copyOf(cells), List.copyOf(varying), List.copyOf(order), control,
                 controlTimeout, base);
+    }
+
+    /** QPS × burst, or each QPS with its default burst when no burst is listed: {qps, burst} pairs. */
+    private static List<double[]> rates(List<Double> qps, List<Integer> bursts) {
+        List<double[]> out = new ArrayList<>();
+        for (double v : qps) {
+            if (bursts == null) {
+                out.add(new double[]{v, SweepRequest.defaultBurst(v)});
+            } else {
+                for (int b : bursts) {
+                    out.add(new double[]{v, b});
+                }
+            }
+        }
+        return out;
     }
 
     private static Control control(SweepRequest q, boolean provisionerAxis) {
@@ -278,9 +275,5 @@ public record SweepPlan(SweepRequest request, long seed, List<Cell> cells, List<
             return null;
         }
         return c.provisionerQps() < 0 ? "unlimited" : fmt(c.provisionerQps()) + "/" + c.provisionerBurst();
-    }
-
-    static String fmtLocale(String f, Object... a) {
-        return String.format(Locale.ROOT, f, a);
     }
 }
