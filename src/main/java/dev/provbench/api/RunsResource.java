@@ -63,12 +63,17 @@ public class RunsResource {
                           Map<String, String> links) {
     }
 
-    private static final ObjectReader STRICT = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .readerFor(RunRequest.class);
+    private static final ObjectReader STRICT = strict(RunRequest.class);
+
+    /** A reader that refuses unknown fields, nulls for numbers, trailing data and 1.5 for an integer. */
+    static ObjectReader strict(Class<?> type) {
+        return new ObjectMapper()
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                .readerFor(type);
+    }
 
     private final RunLauncher launcher;
     private final RunRegistry registry;

@@ -2,7 +2,6 @@ package dev.provbench.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
@@ -55,12 +54,7 @@ public class SweepsResource {
                             SweepResult result, Map<String, String> links) {
     }
 
-    private static final ObjectReader STRICT = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
-            .readerFor(SweepRequest.class);
+    private static final ObjectReader STRICT = RunsResource.strict(SweepRequest.class);
 
     private final SweepLauncher launcher;
 
