@@ -1,7 +1,8 @@
 package dev.provbench.cli;
 
 import dev.provbench.sweep.SweepRequest;
-import io.quarkus.picocli.runtime.PicocliCommandLineFactory;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.InstanceHandle;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import picocli.CommandLine;
@@ -16,13 +17,26 @@ import picocli.CommandLine.Model.OptionSpec;
 @ApplicationScoped
 class CommandLineSetup {
     @Produces
-    CommandLine commandLine(PicocliCommandLineFactory factory) {
-        CommandLine cl = factory.create().setCaseInsensitiveEnumValuesAllowed(true);
+    CommandLine commandLine() {
+        return configure(new BeanFactory(), null);
+    }
+
+    /**
+     * The same model for the parse before Quarkus ({@link Main}) and for the run with beans: the top command with
+     * every subcommand, or only {@code only} when it names one.
+     */
+    static CommandLine configure(CommandLine.IFactory factory, String only) {
+        CommandLine cl = new CommandLine(ProvbenchCommand.class, factory);
+        ProvbenchCommand.SUBCOMMANDS.forEach((name, cls) -> {
+            if (only == null || !ProvbenchCommand.SUBCOMMANDS.containsKey(only) || only.equals(name)) {
+                cl.addSubcommand(name, new CommandLine(cls, factory));
+            }
+        });
         CommandLine sweep = cl.getSubcommands().get("sweep");
         if (sweep != null) {
             addRunOptions(sweep);
         }
-        return cl;
+        return cl.setCaseInsensitiveEnumValuesAllowed(true);
     }
 
     static void addRunOptions(CommandLine sweep) {
@@ -32,6 +46,15 @@ class CommandLineSetup {
             if (!SweepRequest.REPLACED.contains(o.longestName()) && !o.usageHelp() && !o.versionHelp()) {
                 sweep.getCommandSpec().addOption(o);
             }
+        }
+    }
+
+    /** Commands, mixins and providers as CDI beans where they are beans (the commands are), else plain objects. */
+    static final class BeanFactory implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> cls) throws Exception {
+            InstanceHandle<K> h = Arc.container().instance(cls);
+            return h.isAvailable() ? h.get() : CommandLine.defaultFactory().create(cls);
         }
     }
 }

@@ -29,7 +29,7 @@ import java.util.concurrent.Callable;
         description = {"Create and delete PVCs in a closed loop and report ops/s, latency, API requests and "
                 + "client-side throttling over a measured window after a warm-up.",
                 "Exit codes: 0 ok, 1 a threshold failed, 2 bad usage, 3 the run failed."})
-public class RunCommand implements Callable<Integer> {
+public class RunCommand implements Callable<Integer>, Main.EarlyChecked {
 
     @Spec
     CommandSpec spec;
@@ -48,6 +48,10 @@ public class RunCommand implements Callable<Integer> {
             + "(an error when the run failed).")
     Path junit;
 
+    @Option(names = "--http-port", paramLabel = "PORT", description = "Port of this run's live page and metrics "
+            + "(0 = any free port; default 8080, or any free port when 8080 is taken). The URL is printed at start.")
+    Integer httpPort;
+
     private final RunExecutor executor;
     private final RunRegistry runs;
     private final RunLimits limits;
@@ -62,8 +66,25 @@ public class RunCommand implements Callable<Integer> {
         return new ParameterException(spec.commandLine(), "Invalid value for option '" + option + "': " + message);
     }
 
-    /** Checks every flag before anything starts; a bad one is exit code 2 naming it. */
+    @Override
+    public Integer httpPort() {
+        return httpPort;
+    }
+
+    @Override
+    public void checkEarly(RunLimits.Values values) {
+        validate(values);
+    }
+
     RunRequest.Checked validate() {
+        return validate(limits.values());
+    }
+
+    /** Checks every flag before anything starts; a bad one is exit code 2 naming it. */
+    RunRequest.Checked validate(RunLimits.Values values) {
+        if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
+            throw bad("--http-port", httpPort + " is not a port (0 to 65535; 0 = any free port)");
+        }
         if (out != null && out.toAbsolutePath().getParent() != null
                 && !Files.isDirectory(out.toAbsolutePath().getParent())) {
             throw bad("--out", "directory " + out.toAbsolutePath().getParent() + " does not exist");
@@ -71,7 +92,7 @@ public class RunCommand implements Callable<Integer> {
         Junit.check(spec, junit);
         try {
             // the environment of `hack/local-cluster env` describes a real cluster, not the local one
-            return request.withEnvironmentDefaults(System.getenv()).check(limits.values());
+            return request.withEnvironmentDefaults(System.getenv()).check(values);
         } catch (RunRequest.Invalid e) {
             if (e.field().equals("storageClass") && !request.local) {
                 throw new ParameterException(spec.commandLine(), "Missing required option: '--storage-class' "
@@ -85,6 +106,7 @@ public class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         RunRequest.Checked checked = validate();
         PrintWriter err = spec.commandLine().getErr();
+        Main.announceHttp(err, "provbench run");
         RunExecution e = new RunExecution(checked);
         Optional<RunExecution> other = runs.begin(e);
         if (other.isPresent()) {

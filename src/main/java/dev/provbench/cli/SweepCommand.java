@@ -36,7 +36,7 @@ import java.util.stream.Stream;
                 + "every run.",
                 "Exit codes: 0 ok, 1 a threshold failed in some run, 2 bad usage, 3 a run or the sweep failed, or "
                         + "it was aborted."})
-public class SweepCommand implements Callable<Integer> {
+public class SweepCommand implements Callable<Integer>, Main.EarlyChecked {
     @Spec
     CommandSpec spec;
 
@@ -55,6 +55,10 @@ public class SweepCommand implements Callable<Integer> {
             + "threshold (an error when the run failed).")
     Path junit;
 
+    @Option(names = "--http-port", paramLabel = "PORT", description = "Port of the live page and metrics (0 = any "
+            + "free port; default 8080, or any free port when 8080 is taken). The URL is printed at start.")
+    Integer httpPort;
+
     private final SweepExecutor executor;
     private final RunLimits limits;
 
@@ -72,7 +76,24 @@ public class SweepCommand implements Callable<Integer> {
         return new ParameterException(spec.commandLine(), "Invalid value for option '" + option + "': " + message);
     }
 
+    @Override
+    public Integer httpPort() {
+        return httpPort;
+    }
+
+    @Override
+    public void checkEarly(RunLimits.Values values) {
+        validate(values);
+    }
+
     SweepPlan validate() {
+        return validate(limits.values());
+    }
+
+    SweepPlan validate(RunLimits.Values values) {
+        if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
+            throw bad("--http-port", httpPort + " is not a port (0 to 65535; 0 = any free port)");
+        }
         if (!java.util.List.of("table", "markdown", "json").contains(format)) {
             throw bad("--format", "'" + format + "' is not table, markdown or json");
         }
@@ -94,7 +115,7 @@ public class SweepCommand implements Callable<Integer> {
             }
         }
         try {
-            return SweepPlan.of(request, limits.values(), System.getenv());
+            return SweepPlan.of(request, values, System.getenv());
         } catch (RunRequest.Invalid e) {
             if (e.field().equals("storageClass") && !request.run.local) {
                 throw new ParameterException(spec.commandLine(), "Missing required option: '--storage-class' "
@@ -108,6 +129,7 @@ public class SweepCommand implements Callable<Integer> {
     public Integer call() {
         SweepPlan plan = validate();
         PrintWriter err = spec.commandLine().getErr();
+        Main.announceHttp(err, "provbench sweep");
         SweepExecution s = new SweepExecution(plan);
         AtomicInteger signals = new AtomicInteger();
         Runnable restore = Signals.onStop(sig -> {

@@ -7,17 +7,23 @@ import java.util.Optional;
 
 /** The report formats, by name. Add a format by writing a {@link ReportFormat} and listing it here. */
 public enum Format {
-    TABLE(new TableFormat()), JSON(new JsonFormat()), MARKDOWN(new MarkdownFormat()), BENCH(new BenchFormat()),
-    HTML(new HtmlFormat());
+    TABLE(TableFormat::new), JSON(JsonFormat::new), MARKDOWN(MarkdownFormat::new), BENCH(BenchFormat::new),
+    HTML(HtmlFormat::new);
 
-    private final ReportFormat impl;
+    /** Built on first use: naming a format (a command line's parse, its help) loads no renderer (nor Jackson). */
+    private final java.util.function.Supplier<ReportFormat> factory;
+    private volatile ReportFormat impl;
 
-    Format(ReportFormat impl) {
-        this.impl = impl;
+    Format(java.util.function.Supplier<ReportFormat> factory) {
+        this.factory = factory;
     }
 
     public String render(RunReport r) {
-        return impl.render(r);
+        ReportFormat f = impl;
+        if (f == null) {
+            impl = f = factory.get();
+        }
+        return f.render(r);
     }
 
     /** The name users type: {@code table}, {@code json}, … */
