@@ -35,6 +35,32 @@ class VolumeStoreTest {
     }
 
     @Test
+    void equalParameterMapsAreHeldOnceAndIdsAreCompact() {
+        VolumeStore s = store(0, 0);
+        Volume a = s.create(new VolumeStore.CreateSpec("a", 0, 0, new java.util.HashMap<>(Map.of("type", "ssd")),
+                Map.of(), null)).volume();
+        Volume b = s.create(new VolumeStore.CreateSpec("b", 0, 0, new java.util.HashMap<>(Map.of("type", "ssd")),
+                Map.of(), null)).volume();
+        org.junit.jupiter.api.Assertions.assertSame(a.parameters(), b.parameters(), "one shared map");
+        assertTrue(a.id().matches("[0-9a-f]{16}"), a.id());
+        assertFalse(a.id().equals(b.id()));
+        assertEquals(Map.of("type", "ssd"), s.volume(b.id()).orElseThrow().parameters());
+    }
+
+    @Test
+    void theInternerIsBounded() {
+        MapInterner maps = new MapInterner(1000);
+        for (int i = 0; i < 100; i++) {
+            Map<String, String> m = Map.of("k", "v" + i);
+            assertEquals(m, maps.intern(new java.util.HashMap<>(m)));
+        }
+        assertTrue(maps.size() < 100 && maps.size() > 0, "kept " + maps.size());
+        Map<String, String> first = Map.of("k", "v0");
+        org.junit.jupiter.api.Assertions.assertSame(maps.intern(first), maps.intern(new java.util.HashMap<>(first)));
+        org.junit.jupiter.api.Assertions.assertSame(Map.of(), maps.intern(new java.util.HashMap<>()));
+    }
+
+    @Test
     void heldBytesAreBoundedCountedAndGivenBack() {
         // name "a": 48 + 1; parameter k=v: 32 + 49 + 49 → 179 per volume
         VolumeStore s = new VolumeStore(new Limits(GI, 0, 0, 0, 0, 0, 2 * 179 + 10), CLOCK);
