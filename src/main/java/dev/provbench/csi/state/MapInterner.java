@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * One shared, immutable copy of each distinct parameter map, so that 100,000 volumes created with the same
  * StorageClass parameters hold one map, not 100,000 copies of its strings (csi-provisioner sends the same
  * parameters for every claim of a class). Bounded: once the maps it keeps hold {@code maxBytes} (counted as
- * {@link VolumeStore#held} counts them), further distinct maps are copied, not kept — a client that sends a
+ * {@link VolumeStore#unsharedBytes} counts them), further distinct maps are copied, not kept — a client that sends a
  * new map every time cannot grow it.
  */
 final class MapInterner {
@@ -29,7 +29,7 @@ final class MapInterner {
             return shared;
         }
         Map<String, String> copy = Map.copyOf(m);
-        long size = VolumeStore.held("", copy, Map.of());
+        long size = VolumeStore.unsharedBytes("", copy, Map.of());
         if (bytes.addAndGet(size) > maxBytes) {
             bytes.addAndGet(-size);
             return copy;
@@ -40,6 +40,11 @@ final class MapInterner {
             return shared;
         }
         return copy;
+    }
+
+    /** Whether {@code m} is the shared copy (kept for good: whatever holds it holds nothing of its own). */
+    boolean isShared(Map<String, String> m) {
+        return !m.isEmpty() && maps.get(m) == m;
     }
 
     int size() {

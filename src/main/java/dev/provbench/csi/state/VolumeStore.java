@@ -98,10 +98,17 @@ public final class VolumeStore {
     /**
      * What a volume holds against {@link Limits#maxHeldBytes()}: its name and parameters as the heap keeps
      * them — each string its UTF-8 length plus {@link #STRING_OVERHEAD}, each parameter another
-     * {@link #ENTRY_OVERHEAD} — so that many tiny parameters cost what they cost, not their few characters.
+     * {@link #ENTRY_OVERHEAD} — so that many tiny parameters cost what they cost, not their few characters. A
+     * parameter map the volume shares with others ({@link MapInterner}) is held once, by the interner, within its
+     * own bound, and costs the volume nothing.
      */
-    static long held(Volume v) {
+    long held(Volume v) {
         return held(v.name(), v.parameters(), v.mutableParameters());
+    }
+
+    private long held(String name, Map<String, String> parameters, Map<String, String> mutable) {
+        return unsharedBytes(name, parameterMaps.isShared(parameters) ? Map.of() : parameters,
+                parameterMaps.isShared(mutable) ? Map.of() : mutable);
     }
 
     /** A String's header and array header on a 64-bit JVM with compressed references, rounded up. */
@@ -109,7 +116,8 @@ public final class VolumeStore {
     /** A map entry's share of an immutable or hash map (slots, entry object), rounded up. */
     static final long ENTRY_OVERHEAD = 32;
 
-    static long held(String name, Map<String, String> parameters, Map<String, String> mutable) {
+    /** The bytes of a name and two maps, none shared. */
+    static long unsharedBytes(String name, Map<String, String> parameters, Map<String, String> mutable) {
         long n = text(name);
         for (Map<String, String> m : List.of(parameters, mutable)) {
             for (Map.Entry<String, String> e : m.entrySet()) {
@@ -169,7 +177,9 @@ public final class VolumeStore {
         }
         Limits l = limits.get();
         long size = sizeFor(spec, l);
-        long held = held(spec.name(), spec.parameters(), spec.mutableParameters());
+        Map<String, String> parameters = parameterMaps.intern(spec.parameters());
+        Map<String, String> mutable = parameterMaps.intern(spec.mutableParameters());
+        long held = held(spec.name(), parameters, mutable);
         reserveVolume(size, l);
         try {
             reserveHeld(held, l);
@@ -179,9 +189,8 @@ public final class VolumeStore {
         }
         Volume fresh;
         do {
-            fresh = new Volume(newId(), spec.name(), size, parameterMaps.intern(spec.parameters()),
-                    parameterMaps.intern(spec.mutableParameters()), spec.source(), seq.incrementAndGet(), Map.of(),
-                    null, Map.of());
+            fresh = new Volume(newId(), spec.name(), size, parameters, mutable, spec.source(), seq.incrementAndGet(),
+                    Map.of(), null, Map.of());
             // Visible by ID before by name, so whoever gets this ID from either path finds the volume.
         } while (volumesById.putIfAbsent(fresh.id(), fresh) != null);
         Volume winner = volumesByName.putIfAbsent(spec.name(), fresh);

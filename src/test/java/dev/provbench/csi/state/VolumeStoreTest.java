@@ -62,15 +62,15 @@ class VolumeStoreTest {
 
     @Test
     void heldBytesAreBoundedCountedAndGivenBack() {
-        // name "a": 48 + 1; parameter k=v: 32 + 49 + 49 → 179 per volume
-        VolumeStore s = new VolumeStore(new Limits(GI, 0, 0, 0, 0, 0, 2 * 179 + 10), CLOCK);
+        // name "a": 48 + 1 per volume; the parameter map k=v is shared (held once, by the interner)
+        VolumeStore s = new VolumeStore(new Limits(GI, 0, 0, 0, 0, 0, 2 * 49 + 10), CLOCK);
         VolumeStore.CreateSpec one = new VolumeStore.CreateSpec("a", 0, 0, Map.of("k", "v"), Map.of(), null);
         Volume a = s.create(one).volume();
-        assertEquals(179, s.heldBytes());
+        assertEquals(49, s.heldBytes());
         s.create(one); // idempotent repeat: nothing more held
-        assertEquals(179, s.heldBytes());
+        assertEquals(49, s.heldBytes());
         Volume b = s.create(new VolumeStore.CreateSpec("b", 0, 0, Map.of("k", "v"), Map.of(), null)).volume();
-        assertEquals(358, s.heldBytes());
+        assertEquals(98, s.heldBytes());
         StateException e = assertThrows(StateException.class,
                 () -> s.create(new VolumeStore.CreateSpec("c", 0, 0, Map.of("k", "v"), Map.of(), null)));
         assertEquals(StateException.Reason.RESOURCE_EXHAUSTED, e.reason());
@@ -80,11 +80,12 @@ class VolumeStoreTest {
         // a snapshot's name counts too: 48 + 1 is more than the 10 bytes left
         assertThrows(StateException.class, () -> s.createSnapshot("s", a.id()));
         assertTrue(s.delete(b.id()));
-        assertEquals(179, s.heldBytes());
+        assertEquals(49, s.heldBytes());
         s.createSnapshot("s", a.id());
-        assertEquals(179 + 49, s.heldBytes());
+        assertEquals(49 + 49, s.heldBytes());
+        // merged mutable parameters are the volume's own: iops=100 is 32 + 52 + 51
         s.modify(a.id(), Map.of("iops", "100"));
-        assertEquals(179 + 49 + 32 + 52 + 51, s.heldBytes(), "mutable parameters count");
+        assertEquals(49 + 49 + 32 + 52 + 51, s.heldBytes(), "mutable parameters count");
         assertTrue(s.deleteSnapshot(s.listSnapshots("", 0, "").entries().get(0).id()));
         assertTrue(s.delete(a.id()));
         assertEquals(0, s.heldBytes());
@@ -100,13 +101,13 @@ class VolumeStoreTest {
     @Test
     void theDefaultLimitsFollowTheHeap() {
         long mib = 1L << 20;
-        // 64 MiB: 40 MiB usable, 60 % for volumes at 1 KiB, 30 % for names and parameters
-        assertEquals(24576, HeapBudget.maxVolumes(64 * mib));
+        // 64 MiB: 40 MiB usable, 60 % for volumes at 512 B, 30 % for names and parameters
+        assertEquals(49152, HeapBudget.maxVolumes(64 * mib));
         assertEquals((long) (40 * mib * 0.3), HeapBudget.maxHeldBytes(64 * mib));
-        // the Deployment's 384 MiB heap
-        assertEquals(221184, HeapBudget.maxVolumes(384 * mib));
+        // the Deployment's 192 MiB heap (75 % of 256 Mi)
+        assertEquals(206438, HeapBudget.maxVolumes(192 * mib));
         // a tiny heap keeps an eighth, never nothing
-        assertEquals((long) (2 * mib * 0.6 / 1024), HeapBudget.maxVolumes(16 * mib));
+        assertEquals((long) (2 * mib * 0.6 / 512), HeapBudget.maxVolumes(16 * mib));
         assertTrue(HeapBudget.maxHeldBytes(1 * mib) >= 64 << 10);
     }
 
