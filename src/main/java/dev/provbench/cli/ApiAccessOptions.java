@@ -25,6 +25,16 @@ public class ApiAccessOptions {
             + "(QUARKUS_HTTP_HOST, default 127.0.0.1).")
     boolean noAuth;
 
+    /** The check of {@link #apply} that needs no bean: before Quarkus starts ({@link Main}). */
+    void checkEarly(CommandSpec spec) {
+        String host = System.getProperty("quarkus.http.host", System.getenv().getOrDefault("QUARKUS_HTTP_HOST",
+                "127.0.0.1"));
+        if (noAuth && !loopback(host)) {
+            throw new ParameterException(spec.commandLine(), "--no-auth is only accepted on a loopback address, "
+                    + "but the HTTP server listens on " + host + " (QUARKUS_HTTP_HOST); unset it or set 127.0.0.1");
+        }
+    }
+
     /** Applies the choice before anything is served; a --no-auth on a non-loopback address is exit code 2. */
     void apply(CommandSpec spec, ApiAccess access) {
         var config = ConfigProvider.getConfig();

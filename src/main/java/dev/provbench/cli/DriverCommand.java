@@ -19,7 +19,7 @@ import java.util.concurrent.Callable;
                         + "QUARKUS_HTTP_HOST:QUARKUS_HTTP_PORT (default 127.0.0.1:8080); the control API needs "
                         + "'Authorization: Bearer <token>' (PROVBENCH_API_TOKEN, else generated and shown at start) "
                         + "unless --no-auth."})
-public class DriverCommand implements Callable<Integer> {
+public class DriverCommand implements Callable<Integer>, Main.EarlyStarted {
 
     @Spec
     CommandSpec spec;
@@ -38,6 +38,29 @@ public class DriverCommand implements Callable<Integer> {
         this.server = server;
         this.config = config;
         this.access = access;
+    }
+
+    /**
+     * Before Quarkus starts ({@link Main}): checks the flags and the configuration, and serves the CSI socket, so
+     * csi-provisioner's first Probe does not wait for the HTTP side.
+     */
+    @Override
+    public int startEarly() {
+        DriverConfig early;
+        try {
+            early = dev.provbench.csi.EarlyDriver.config();
+        } catch (RuntimeException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "Invalid configuration: "
+                    + e.getMessage());
+        }
+        auth.checkEarly(spec);
+        try {
+            dev.provbench.csi.EarlyDriver.start(early, driver.check(spec, early));
+            return 0;
+        } catch (java.io.IOException | RuntimeException e) {
+            spec.commandLine().getErr().println(spec.qualifiedName() + ": " + e.getMessage());
+            return dev.provbench.run.ExitCodes.FAILED;
+        }
     }
 
     @Override

@@ -28,6 +28,21 @@ public class DriverEndpoint {
      * {@code whenServing}, and waits until the application is stopped.
      */
     int serveUntilStopped(CommandSpec spec, CsiServer server, DriverConfig config, Runnable whenServing) {
+        Endpoint where = check(spec, config);
+        if (!server.isServing()) { // else started before Quarkus (csi.EarlyDriver), with the same checks
+            try {
+                server.start(where);
+            } catch (IOException | RuntimeException e) {
+                spec.commandLine().getErr().println(spec.qualifiedName() + ": " + e.getMessage());
+                return ExitCodes.FAILED;
+            }
+        }
+        whenServing.run();
+        return untilStopped();
+    }
+
+    /** The endpoint to serve, checked with the configuration; a bad one is a usage error naming the flag. */
+    Endpoint check(CommandSpec spec, DriverConfig config) {
         Endpoint where;
         try {
             where = Endpoint.parse(endpoint != null ? endpoint : config.endpoint());
@@ -45,14 +60,7 @@ public class DriverEndpoint {
                     + " listens beyond this machine and the CSI API has no authentication; use a loopback "
                     + "address or add --allow-remote");
         }
-        try {
-            server.start(where);
-        } catch (IOException | RuntimeException e) {
-            spec.commandLine().getErr().println(spec.qualifiedName() + ": " + e.getMessage());
-            return ExitCodes.FAILED;
-        }
-        whenServing.run();
-        return untilStopped();
+        return where;
     }
 
     /** Serves until SIGTERM/SIGINT (or another stop), then exits 0: stopped as asked. */

@@ -11,14 +11,12 @@ import io.smallrye.config.SmallRyeConfigBuilder;
 import picocli.CommandLine;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.lang.reflect.Constructor;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.Map;
-import java.util.Properties;
 
 /**
  * The entry point. Each command starts only what it needs: the command line is parsed before Quarkus starts, so
@@ -34,11 +32,14 @@ public class Main implements QuarkusApplication {
     /** Commands whose HTTP listener (live page, metrics) is a convenience: another port when 8080 is taken. */
     static final java.util.Set<String> ANY_FREE_PORT = java.util.Set.of("run", "sweep");
     static final int DEFAULT_PORT = 8080;
+    /** The class loader of the packaged application (java -jar quarkus-run.jar): only there does main act early. */
+    static final String PACKAGED = "io.quarkus.bootstrap.runner.RunnerClassLoader";
 
     public static void main(String... args) {
-        if (io.quarkus.runtime.LaunchMode.current() != io.quarkus.runtime.LaunchMode.NORMAL
+        if (!PACKAGED.equals(Main.class.getClassLoader().getClass().getName())
                 || Boolean.getBoolean("quarkus.appcds.generate")) {
-            // @QuarkusMainTest calls this too: there the same parse runs inside Quarkus (MainTest covers this one)
+            // @QuarkusMainTest and dev mode call this too (another class loader): there the same parse runs inside
+            // Quarkus, and nothing may exit the JVM (MainTest covers the parse here)
             Quarkus.run(Main.class, args);
             return;
         }
@@ -88,6 +89,12 @@ public class Main implements QuarkusApplication {
                 throw new CommandLine.ParameterException(last, "Missing required subcommand");
             }
             command[0] = last.getCommandName();
+            if (user instanceof EarlyStarted d) {
+                int rc = d.startEarly();
+                if (rc != 0) {
+                    return rc;
+                }
+            }
             if (user instanceof EarlyChecked o) {
                 o.checkEarly(limits());
                 httpPort[0] = o.httpPort();
@@ -135,19 +142,6 @@ public class Main implements QuarkusApplication {
         }
     }
 
-    /** The version from the build (a filtered resource), read without starting configuration. */
-    static String version() {
-        try (InputStream in = Main.class.getResourceAsStream("/provbench-version.properties")) {
-            Properties p = new Properties();
-            if (in != null) {
-                p.load(in);
-            }
-            return p.getProperty("version", "dev");
-        } catch (IOException e) {
-            return "dev";
-        }
-    }
-
     /**
      * Commands whose flags are checked here already (exit 2 naming the flag, before a server starts), and that
      * have an {@code --http-port} option.
@@ -156,6 +150,12 @@ public class Main implements QuarkusApplication {
         Integer httpPort();
 
         void checkEarly(RunLimits.Values limits);
+    }
+
+    /** Commands that start serving here, before Quarkus: {@code driver} ({@link DriverCommand#startEarly}). */
+    interface EarlyStarted {
+        /** 0 when started; else the exit code (a usage error throws picocli's exception: exit 2). */
+        int startEarly();
     }
 
     /**

@@ -25,7 +25,7 @@ public class ProvbenchCommand {
     static final class Version implements IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[]{"provbench " + Main.version()};
+            return new String[]{"provbench " + dev.provbench.util.BuildVersion.get()};
         }
     }
 }

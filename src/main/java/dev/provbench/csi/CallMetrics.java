@@ -9,7 +9,6 @@ import io.grpc.Status;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,7 +18,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * Counts every CSI call by method and result code ({@code provbench_csi_requests_total}) and records its
  * latency ({@code provbench_csi_request_duration_seconds}, a histogram), whatever the outcome.
  */
-@ApplicationScoped
 public class CallMetrics {
     private record Key(String method, Status.Code code) {
     }

@@ -9,10 +9,6 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollEventLoopGroup;
 import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
-import io.quarkus.runtime.ShutdownEvent;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import java.io.IOException;
@@ -28,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * The gRPC server of the mock CSI driver: grpc-netty on an epoll unix domain socket (or TCP for debugging).
  * A stale socket file is removed before binding and the socket is removed when the server stops.
  */
-@ApplicationScoped
+/** Built by {@link DriverBeans} (or, for {@code provbench driver}, before Quarkus starts: {@link EarlyDriver}). */
 public class CsiServer {
     private static final Logger LOG = Logger.getLogger(CsiServer.class);
 
@@ -50,7 +46,7 @@ public class CsiServer {
      * listen on TCP.
      */
     public CsiServer(VolumeStore store, FaultInjector injector, CallMetrics metrics, DriverConfig config,
-            @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String buildVersion) {
+            String buildVersion) {
         this.identity = new IdentityService(config, injector, buildVersion);
         this.controller = new ControllerService(store, injector, config);
         this.node = new NodeService(store, injector, config);
@@ -198,9 +194,5 @@ public class CsiServer {
             boss = null;
             workers = null;
         }
-    }
-
-    void onShutdown(@Observes ShutdownEvent event) {
-        stop();
     }
 }

@@ -8,6 +8,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import io.quarkus.runtime.ShutdownEvent;
 
 import java.time.Clock;
 
@@ -25,6 +28,47 @@ public class DriverBeans {
     @Produces
     @ApplicationScoped
     VolumeStore volumeStore(DriverConfig config, Clock clock, MeterRegistry registry) {
+        EarlyDriver.Parts early = EarlyDriver.parts();
+        return early != null ? early.store() : store(config, clock, registry);
+    }
+
+    @Produces
+    @Singleton
+    FaultInjector faultInjector(DriverConfig config, MeterRegistry registry) {
+        EarlyDriver.Parts early = EarlyDriver.parts();
+        return injector = early != null ? early.injector() : new FaultInjector(config, registry);
+    }
+
+    @Produces
+    @Singleton
+    CallMetrics callMetrics(MeterRegistry registry) {
+        EarlyDriver.Parts early = EarlyDriver.parts();
+        return early != null ? early.metrics() : new CallMetrics(registry);
+    }
+
+    @Produces
+    @Singleton
+    CsiServer csiServer(VolumeStore store, FaultInjector injector, CallMetrics metrics, DriverConfig config) {
+        EarlyDriver.Parts early = EarlyDriver.parts();
+        return server = early != null ? early.server()
+                : new CsiServer(store, injector, metrics, config, dev.provbench.util.BuildVersion.get());
+    }
+
+    private volatile CsiServer server;
+    private volatile FaultInjector injector;
+
+    /** Stops what was built (a command that never used the driver built none of it). */
+    void stop(@Observes ShutdownEvent event) {
+        if (server != null) {
+            server.stop();
+        }
+        if (injector != null) {
+            injector.stop();
+        }
+    }
+
+    /** The store with its limits (logged) and gauges: the one definition, for the bean and {@link EarlyDriver}. */
+    static VolumeStore store(DriverConfig config, Clock clock, MeterRegistry registry) {
         DriverConfig.Limits l = config.limits();
         long heap = Runtime.getRuntime().maxMemory();
         long maxVolumes = l.maxVolumes().orElseGet(() -> HeapBudget.maxVolumes(heap));

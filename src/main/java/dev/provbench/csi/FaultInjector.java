@@ -6,8 +6,6 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.util.Map;
@@ -24,7 +22,6 @@ import java.util.function.Supplier;
  * injected faults, then answers the call. Injected faults are counted on their own meter
  * ({@code provbench_csi_injected_faults_total}) so they can be told apart from real errors.
  */
-@ApplicationScoped
 public class FaultInjector {
     private static final Logger LOG = Logger.getLogger(FaultInjector.class);
 
@@ -203,8 +200,8 @@ public class FaultInjector {
         }
     }
 
-    @PreDestroy
-    void stop() {
+    /** Stops the latency scheduler (at shutdown, {@link DriverBeans}). */
+    public void stop() {
         scheduler.shutdownNow();
     }
 }

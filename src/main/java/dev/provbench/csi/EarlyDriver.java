@@ -1,0 +1,76 @@
+package dev.provbench.csi;
+
+import dev.provbench.csi.state.VolumeStore;
+import dev.provbench.util.BuildVersion;
+import io.micrometer.core.instrument.Metrics;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+
+/**
+ * {@code provbench driver} serves CSI before Quarkus starts: the driver's parts are plain objects, so they are built
+ * from the same configuration ({@code provbench.driver.*} from system properties, the environment,
+ * {@code application.properties} and {@code config/application.properties}) and the socket answers while Quarkus
+ * boots its HTTP side (health, metrics, the control API). {@link DriverBeans} then hands these very objects to CDI,
+ * so the API changes what the socket serves. Meters go to Micrometer's global registry, which Quarkus' Prometheus
+ * registry joins (and takes every meter registered so far).
+ */
+public final class EarlyDriver {
+    /** What was built and started, or null when the driver was not started early. */
+    public record Parts(DriverConfig config, VolumeStore store, FaultInjector injector, CallMetrics metrics,
+                        CsiServer server) {
+    }
+
+    private static volatile Parts parts;
+
+    private EarlyDriver() {
+    }
+
+    public static Parts parts() {
+        return parts;
+    }
+
+    /** {@code provbench.driver.*} as Quarkus will read it, without Quarkus. */
+    public static DriverConfig config() {
+        SmallRyeConfigBuilder b = new SmallRyeConfigBuilder().addDefaultSources().addDefaultInterceptors()
+                .withMapping(DriverConfig.class);
+        try {
+            var inJar = EarlyDriver.class.getResource("/application.properties");
+            if (inJar != null) {
+                b.withSources(new PropertiesConfigSource(inJar, 250));
+            }
+            Path file = Path.of("config", "application.properties");
+            if (Files.isReadable(file)) {
+                b.withSources(new PropertiesConfigSource(file.toUri().toURL(), 260));
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read application.properties: " + e.getClass().getSimpleName());
+        }
+        return b.build().getConfigMapping(DriverConfig.class);
+    }
+
+    /** Builds the driver's parts and serves {@code where}; returns the endpoint bound. */
+    public static synchronized Endpoint start(DriverConfig config, Endpoint where) throws IOException {
+        if (parts != null) {
+            throw new IllegalStateException("the driver was started already");
+        }
+        var registry = Metrics.globalRegistry;
+        VolumeStore store = DriverBeans.store(config, Clock.systemUTC(), registry);
+        FaultInjector injector = new FaultInjector(config, registry);
+        CallMetrics metrics = new CallMetrics(registry);
+        CsiServer server = new CsiServer(store, injector, metrics, config, BuildVersion.get());
+        Endpoint bound;
+        try {
+            bound = server.start(where);
+        } catch (IOException | RuntimeException e) {
+            injector.stop();
+            throw e;
+        }
+        parts = new Parts(config, store, injector, metrics, server);
+        return bound;
+    }
+}
