@@ -71,6 +71,12 @@ public final class EarlyDriver {
             throw e;
         }
         parts = new Parts(config, store, injector, metrics, server);
+        // Quarkus stops it at shutdown (DriverBeans); if Quarkus never starts (its port is taken, say), the JVM's
+        // exit still stops it and removes the socket file
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.stop();
+            injector.stop();
+        }, "provbench-early-driver-stop"));
         return bound;
     }
 }
