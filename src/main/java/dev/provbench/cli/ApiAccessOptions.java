@@ -29,6 +29,10 @@ public class ApiAccessOptions {
     void checkEarly(CommandSpec spec) {
         String host = System.getProperty("quarkus.http.host", System.getenv().getOrDefault("QUARKUS_HTTP_HOST",
                 "127.0.0.1"));
+        refuseOffLoopback(spec, host);
+    }
+
+    private void refuseOffLoopback(CommandSpec spec, String host) {
         if (noAuth && !loopback(host)) {
             throw new ParameterException(spec.commandLine(), "--no-auth is only accepted on a loopback address, "
                     + "but the HTTP server listens on " + host + " (QUARKUS_HTTP_HOST); unset it or set 127.0.0.1");
@@ -45,10 +49,7 @@ public class ApiAccessOptions {
     void apply(CommandSpec spec, ApiAccess access, String host, int port) {
         var config = ConfigProvider.getConfig();
         if (noAuth) {
-            if (!loopback(host)) {
-                throw new ParameterException(spec.commandLine(), "--no-auth is only accepted on a loopback address, "
-                        + "but the HTTP server listens on " + host + " (QUARKUS_HTTP_HOST); unset it or set 127.0.0.1");
-            }
+            refuseOffLoopback(spec, host);
             access.open();
             LOG.warnf("HTTP API on %s:%d without authentication (--no-auth)", host, port);
             return;

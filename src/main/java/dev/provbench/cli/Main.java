@@ -6,8 +6,6 @@ import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.QuarkusApplication;
 import io.quarkus.runtime.annotations.QuarkusMain;
 import dev.provbench.run.RunLimits;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
 import picocli.CommandLine;
 
 import java.io.IOException;
@@ -163,16 +161,7 @@ public class Main implements QuarkusApplication {
      * config/application.properties}) — without starting Quarkus.
      */
     static RunLimits.Values limits() {
-        SmallRyeConfigBuilder b = new SmallRyeConfigBuilder().addDefaultSources().withMapping(RunLimits.class);
-        java.nio.file.Path file = java.nio.file.Path.of("config", "application.properties");
-        if (java.nio.file.Files.isReadable(file)) {
-            try {
-                b.withSources(new PropertiesConfigSource(file.toUri().toURL(), 260));
-            } catch (IOException e) {
-                // Quarkus reports an unreadable file when it starts
-            }
-        }
-        return b.build().getConfigMapping(RunLimits.class).values();
+        return dev.provbench.util.EarlyConfig.mapping(RunLimits.class).values();
     }
 
     /** Prints where this process's live page and metrics are (stderr, once at start). */

@@ -3,12 +3,8 @@ package dev.provbench.csi;
 import dev.provbench.csi.state.VolumeStore;
 import dev.provbench.util.BuildVersion;
 import io.micrometer.core.instrument.Metrics;
-import io.smallrye.config.PropertiesConfigSource;
-import io.smallrye.config.SmallRyeConfigBuilder;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 
 /**
@@ -36,21 +32,7 @@ public final class EarlyDriver {
 
     /** {@code provbench.driver.*} as Quarkus will read it, without Quarkus. */
     public static DriverConfig config() {
-        SmallRyeConfigBuilder b = new SmallRyeConfigBuilder().addDefaultSources().addDefaultInterceptors()
-                .withMapping(DriverConfig.class);
-        try {
-            var inJar = EarlyDriver.class.getResource("/application.properties");
-            if (inJar != null) {
-                b.withSources(new PropertiesConfigSource(inJar, 250));
-            }
-            Path file = Path.of("config", "application.properties");
-            if (Files.isReadable(file)) {
-                b.withSources(new PropertiesConfigSource(file.toUri().toURL(), 260));
-            }
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read application.properties: " + e.getClass().getSimpleName());
-        }
-        return b.build().getConfigMapping(DriverConfig.class);
+        return dev.provbench.util.EarlyConfig.mapping(DriverConfig.class);
     }
 
     /** Builds the driver's parts and serves {@code where}; returns the endpoint bound. */
