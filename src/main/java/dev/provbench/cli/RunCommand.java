@@ -48,9 +48,8 @@ public class RunCommand implements Callable<Integer>, Main.EarlyChecked {
             + "(an error when the run failed).")
     Path junit;
 
-    @Option(names = "--http-port", paramLabel = "PORT", description = "Port of this run's live page and metrics "
-            + "(0 = any free port; default 8080, or any free port when 8080 is taken). The URL is printed at start.")
-    Integer httpPort;
+    @Mixin
+    HttpPortOption http = new HttpPortOption();
 
     private final RunExecutor executor;
     private final RunRegistry runs;
@@ -68,7 +67,7 @@ public class RunCommand implements Callable<Integer>, Main.EarlyChecked {
 
     @Override
     public Integer httpPort() {
-        return httpPort;
+        return http.port;
     }
 
     @Override
@@ -82,9 +81,7 @@ public class RunCommand implements Callable<Integer>, Main.EarlyChecked {
 
     /** Checks every flag before anything starts; a bad one is exit code 2 naming it. */
     RunRequest.Checked validate(RunLimits.Values values) {
-        if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
-            throw bad("--http-port", httpPort + " is not a port (0 to 65535; 0 = any free port)");
-        }
+        http.check(spec);
         if (out != null && out.toAbsolutePath().getParent() != null
                 && !Files.isDirectory(out.toAbsolutePath().getParent())) {
             throw bad("--out", "directory " + out.toAbsolutePath().getParent() + " does not exist");

@@ -55,9 +55,8 @@ public class SweepCommand implements Callable<Integer>, Main.EarlyChecked {
             + "threshold (an error when the run failed).")
     Path junit;
 
-    @Option(names = "--http-port", paramLabel = "PORT", description = "Port of the live page and metrics (0 = any "
-            + "free port; default 8080, or any free port when 8080 is taken). The URL is printed at start.")
-    Integer httpPort;
+    @Mixin
+    HttpPortOption http = new HttpPortOption();
 
     private final SweepExecutor executor;
     private final RunLimits limits;
@@ -78,7 +77,7 @@ public class SweepCommand implements Callable<Integer>, Main.EarlyChecked {
 
     @Override
     public Integer httpPort() {
-        return httpPort;
+        return http.port;
     }
 
     @Override
@@ -91,9 +90,7 @@ public class SweepCommand implements Callable<Integer>, Main.EarlyChecked {
     }
 
     SweepPlan validate(RunLimits.Values values) {
-        if (httpPort != null && (httpPort < 0 || httpPort > 65535)) {
-            throw bad("--http-port", httpPort + " is not a port (0 to 65535; 0 = any free port)");
-        }
+        http.check(spec);
         if (!java.util.List.of("table", "markdown", "json").contains(format)) {
             throw bad("--format", "'" + format + "' is not table, markdown or json");
         }
