@@ -55,7 +55,12 @@ public class DriverCommand implements Callable<Integer>, Main.EarlyStarted {
         }
         auth.checkEarly(spec);
         try {
-            dev.provbench.csi.EarlyDriver.start(early, driver.check(spec, early));
+            dev.provbench.csi.Endpoint where = driver.check(spec, early);
+            // Stopped while Quarkus still boots: still "stopped as asked" (exit 0, the README's promise), not the
+            // JVM's 143/130; the shutdown hooks remove the socket. Installed before the socket exists, so no
+            // signal finds the JVM's default; serveUntilStopped replaces it.
+            Signals.onStop(sig -> System.exit(dev.provbench.run.ExitCodes.OK));
+            dev.provbench.csi.EarlyDriver.start(early, where);
             return 0;
         } catch (java.io.IOException | RuntimeException e) {
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + e.getMessage());
