@@ -1,17 +1,21 @@
 package dev.provbench.kube;
 
 import java.net.URI;
+import java.util.regex.Pattern;
 
 /**
  * The verb and resource of a Kubernetes API request, named as the apiserver's audit log names them
  * (get, list, watch, create, update, patch, delete, deletecollection).
  */
 public record RequestInfo(String verb, String resource) {
+    // compiled once: every request the tool sends passes here (String.replaceAll/matches compile on each call)
+    private static final Pattern EDGE_SLASHES = Pattern.compile("^/+|/+$");
+    private static final Pattern WATCH = Pattern.compile("(^|.*&)watch=(true|1)(&.*|$)");
 
     public static RequestInfo of(String method, URI uri) {
         String path = uri.getRawPath() == null ? "" : uri.getRawPath();
         String query = uri.getRawQuery() == null ? "" : uri.getRawQuery();
-        String[] parts = path.replaceAll("^/+|/+$", "").split("/");
+        String[] parts = EDGE_SLASHES.matcher(path).replaceAll("").split("/");
         int i;
         if (parts.length > 0 && parts[0].equals("api")) {
             i = 2; // api/v1/...
@@ -32,7 +36,7 @@ public record RequestInfo(String verb, String resource) {
             resource = "discovery";
         }
         String verb = switch (method.toUpperCase(java.util.Locale.ROOT)) {
-            case "GET" -> query.matches("(^|.*&)watch=(true|1)(&.*|$)") ? "watch" : named ? "get" : "list";
+            case "GET" -> WATCH.matcher(query).matches() ? "watch" : named ? "get" : "list";
             case "POST" -> "create";
             case "PUT" -> "update";
             case "PATCH" -> "patch";
