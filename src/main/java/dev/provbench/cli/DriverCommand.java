@@ -54,15 +54,16 @@ public class DriverCommand implements Callable<Integer>, Main.EarlyStarted {
                     + e.getMessage());
         }
         auth.checkEarly(spec);
+        dev.provbench.csi.Endpoint where = driver.check(spec, early); // a bad --endpoint: usage error, exit 2
+        // Stopped while Quarkus still boots: still "stopped as asked" (exit 0, the README's promise), not the
+        // JVM's 143/130; the shutdown hooks remove the socket. Installed before the socket exists, so no signal
+        // finds the JVM's default; serveUntilStopped replaces it.
+        Runnable restore = Signals.onStop(sig -> System.exit(dev.provbench.run.ExitCodes.OK));
         try {
-            dev.provbench.csi.Endpoint where = driver.check(spec, early);
-            // Stopped while Quarkus still boots: still "stopped as asked" (exit 0, the README's promise), not the
-            // JVM's 143/130; the shutdown hooks remove the socket. Installed before the socket exists, so no
-            // signal finds the JVM's default; serveUntilStopped replaces it.
-            Signals.onStop(sig -> System.exit(dev.provbench.run.ExitCodes.OK));
             dev.provbench.csi.EarlyDriver.start(early, where);
             return 0;
         } catch (java.io.IOException | RuntimeException e) {
+            restore.run();
             spec.commandLine().getErr().println(spec.qualifiedName() + ": " + e.getMessage());
             return dev.provbench.run.ExitCodes.FAILED;
         }
