@@ -149,7 +149,9 @@ public record SweepResult(int schemaVersion, RunReport.Tool tool, String state, 
             // what the runs' reports say may mislead (not steady, warm-up capped, a source restarted …), per cell
             Map<String, Integer> said = new LinkedHashMap<>();
             done.stream().filter(d -> d.planned().cell() == c && d.counts())
-                    .flatMap(d -> d.report().warnings().stream().map(w -> w.replaceAll("[0-9]+(\\.[0-9]+)?", "N")))
+                    // a report with nothing to warn about has no warnings (null: left out of its JSON)
+                    .flatMap(d -> java.util.Objects.requireNonNullElse(d.report().warnings(), List.<String>of()).stream()
+                            .map(w -> w.replaceAll("[0-9]+(\\.[0-9]+)?", "N")))
                     .forEach(w -> said.merge(w.length() > 160 ? w.substring(0, 160) + "…" : w, 1, Integer::sum));
             said.forEach((w, k) -> warnings.add("cell " + c.index() + " (" + c.label(plan.varying()) + "): " + k + " of "
                     + n + " run(s): " + w));
