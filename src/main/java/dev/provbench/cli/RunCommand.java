@@ -84,7 +84,9 @@ public class RunCommand implements Callable<Integer>, Main.EarlyChecked {
         http.check(spec);
         if (out != null && out.toAbsolutePath().getParent() != null
                 && !Files.isDirectory(out.toAbsolutePath().getParent())) {
-            throw bad("--out", "directory " + out.toAbsolutePath().getParent() + " does not exist");
+            Path parent = out.toAbsolutePath().getParent();
+            throw bad("--out", Files.exists(parent) ? parent + " is not a directory"
+                    : "directory " + parent + " does not exist");
         }
         Junit.check(spec, junit);
         try {

@@ -31,7 +31,7 @@ class RunCommandTest {
             "--interval;0", "--min-ops-per-sec;-1", "--max-failures;-1", "--max-p99;fast",
             "--provisioner-log;/nonexistent/log", "--provisioner-pod;no-slash", "--provisioner-metrics;ftp://x",
             "--driver-url;not a url", "--kubeconfig;/nonexistent/kubeconfig", "--local-provisioner-reads;cache",
-            "--local-provisioner-burst;-3", "--out;/nonexistent-dir/report.json", "--namespace;Not_A_Namespace",
+            "--local-provisioner-burst;-3", "--out;/dev/null/report.json", "--namespace;Not_A_Namespace",
             "--warmup;later", "--warmup;-5s", "--warmup-max;0", "--processes;apiserver", "--processes;x=y",
             "--threads;4097", "--duration;1000000h", "--duration;9999999999999999h", "--op-timeout;25h",
             "--warmup-max;48h", "--cycles;2000000000", "--qps;100001", "--burst;1000001", "--size;2Pi",
@@ -41,6 +41,17 @@ class RunCommandTest {
         LaunchResult r = launcher.launch("run", "--local", flag, value);
         assertEquals(2, r.exitCode(), r.getErrorOutput());
         assertTrue(r.getErrorOutput().contains(flag), "the message names " + flag + ": " + r.getErrorOutput());
+    }
+
+    /** An --out whose directory is missing: a fresh one under a temporary directory, so no machine has it. */
+    @Test
+    void outInAMissingDirectoryIsExit2(QuarkusMainLauncher launcher, @TempDir Path dir) {
+        Path missing = dir.resolve("missing");
+        LaunchResult r = launcher.launch("run", "--local", "--out", missing.resolve("report.json").toString());
+        assertEquals(2, r.exitCode(), r.getErrorOutput());
+        assertTrue(r.getErrorOutput().contains("--out") && r.getErrorOutput().contains(missing + " does not exist"),
+                r.getErrorOutput());
+        assertFalse(Files.exists(missing));
     }
 
     @Test
