@@ -82,9 +82,8 @@ public class RunCommand implements Callable<Integer>, Main.EarlyChecked {
     /** Checks every flag before anything starts; a bad one is exit code 2 naming it. */
     RunRequest.Checked validate(RunLimits.Values values) {
         http.check(spec);
-        if (out != null && out.toAbsolutePath().getParent() != null
-                && !Files.isDirectory(out.toAbsolutePath().getParent())) {
-            Path parent = out.toAbsolutePath().getParent();
+        Path parent = out == null ? null : out.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
             throw bad("--out", Files.exists(parent) ? parent + " is not a directory"
                     : "directory " + parent + " does not exist");
         }
