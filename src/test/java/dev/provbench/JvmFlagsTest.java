@@ -74,7 +74,7 @@ class JvmFlagsTest {
     }
 
     private static Set<String> imageFlags(String gc, String maxRatio, String append) {
-        Set<String> flags = new LinkedHashSet<>(Arrays.asList(gc.trim().split("\\s+")));
+        Set<String> flags = new LinkedHashSet<>(split(gc));
         flags.add("-XX:MaxRAMPercentage=" + maxRatio);
         flags.addAll(RUN_JAVA_DEFAULTS);
         flags.addAll(appended(append));
