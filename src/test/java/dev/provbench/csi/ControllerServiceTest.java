@@ -56,6 +56,8 @@ class ControllerServiceTest {
     CsiServer server;
     @Inject
     VolumeStore store;
+    @Inject
+    DriverConfig config;
 
     CsiClient csi;
 
@@ -164,27 +166,26 @@ class ControllerServiceTest {
     }
 
     @Test
-    void limitsGiveOutOfRangeAndResourceExhausted() {
-        Limits saved = store.limits();
-        try {
-            store.setLimits(new Limits(GI, 4 * GI, 0, 0, 0, 0, 0));
-            String tooBig = expectCode(Code.OUT_OF_RANGE, () -> csi.controller.createVolume(create(unique("big"))
+    void limitsGiveOutOfRangeAndResourceExhausted() throws Exception {
+        // a driver of its own: the counts and capacity it reads are only this test's volumes
+        try (OwnDriver own = OwnDriver.start(config)) {
+            own.store.setLimits(new Limits(GI, 4 * GI, 0, 0, 0, 0, 0));
+            String tooBig = expectCode(Code.OUT_OF_RANGE, () -> own.csi.controller.createVolume(create(unique("big"))
                     .setCapacityRange(range(5 * GI, 0)).build()));
             assertTrue(tooBig.contains("maximum volume size"), tooBig);
 
-            long count = store.volumeCount();
-            store.setLimits(new Limits(GI, 0, 0, count + 1, 0, 0, 0));
-            csi.controller.createVolume(create(unique("last")).build());
-            expectCode(Code.RESOURCE_EXHAUSTED, () -> csi.controller.createVolume(create(unique("over")).build()));
+            own.csi.controller.createVolume(create(unique("first")).build());
+            own.store.setLimits(new Limits(GI, 0, 0, 2, 0, 0, 0));
+            own.csi.controller.createVolume(create(unique("last")).build());
+            expectCode(Code.RESOURCE_EXHAUSTED, () -> own.csi.controller.createVolume(create(unique("over")).build()));
+            assertEquals(2, own.store.volumeCount(), "a refused create holds no volume");
 
-            long used = store.usedBytes();
-            store.setLimits(new Limits(GI, 0, used + 2 * GI, 0, 0, 0, 0));
-            csi.controller.createVolume(create(unique("fits")).setCapacityRange(range(2 * GI, 0)).build());
-            String noSpace = expectCode(Code.RESOURCE_EXHAUSTED, () -> csi.controller.createVolume(
+            own.store.setLimits(new Limits(GI, 0, 4 * GI, 0, 0, 0, 0)); // 2 GiB used by the two above
+            own.csi.controller.createVolume(create(unique("fits")).setCapacityRange(range(2 * GI, 0)).build());
+            String noSpace = expectCode(Code.RESOURCE_EXHAUSTED, () -> own.csi.controller.createVolume(
                     create(unique("nospace")).build()));
             assertTrue(noSpace.contains("capacity"), noSpace);
-        } finally {
-            store.setLimits(saved);
+            assertEquals(4 * GI, own.store.usedBytes());
         }
     }
 
@@ -201,19 +202,20 @@ class ControllerServiceTest {
 
     @Test
     void sixtyFourConcurrentCallersOfOneNameGetOneVolume() throws Exception {
-        String name = unique("race");
-        long before = store.volumeCount();
-        List<ListenableFuture<CreateVolumeResponse>> calls = new ArrayList<>();
-        for (int i = 0; i < 64; i++) {
-            calls.add(csi.controllerAsync.withDeadlineAfter(30, TimeUnit.SECONDS)
-                    .createVolume(create(name).build()));
+        try (OwnDriver own = OwnDriver.start(config)) {
+            String name = unique("race");
+            List<ListenableFuture<CreateVolumeResponse>> calls = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                calls.add(own.csi.controllerAsync.withDeadlineAfter(30, TimeUnit.SECONDS)
+                        .createVolume(create(name).build()));
+            }
+            Set<String> ids = new HashSet<>();
+            for (var f : calls) {
+                ids.add(f.get(30, TimeUnit.SECONDS).getVolume().getVolumeId());
+            }
+            assertEquals(1, ids.size(), "one name → one volume, got " + ids);
+            assertEquals(1, own.store.volumeCount(), "the store holds that one volume");
         }
-        Set<String> ids = new HashSet<>();
-        for (var f : calls) {
-            ids.add(f.get(30, TimeUnit.SECONDS).getVolume().getVolumeId());
-        }
-        assertEquals(1, ids.size(), "one name → one volume, got " + ids);
-        assertEquals(before + 1, store.volumeCount());
     }
 
     // ----------------------------------------------------------------- delete
@@ -221,9 +223,9 @@ class ControllerServiceTest {
     @Test
     void deleteRemovesAndUnknownIdIsOk() {
         String id = newVolume();
-        long before = store.volumeCount();
+        assertTrue(store.volume(id).isPresent());
         csi.controller.deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(id).build());
-        assertEquals(before - 1, store.volumeCount());
+        assertTrue(store.volume(id).isEmpty(), "this test's volume is gone");
         csi.controller.deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(id).build());
         csi.controller.deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId("never-existed").build());
         expectCode(Code.INVALID_ARGUMENT, () ->
@@ -273,42 +275,46 @@ class ControllerServiceTest {
     // ----------------------------------------------------------------- list
 
     @Test
-    void listVolumesPaginatesAcrossPagesAndSurvivesDeletes() {
-        List<String> mine = new ArrayList<>();
-        for (int i = 0; i < 7; i++) {
-            mine.add(newVolume());
+    void listVolumesPaginatesAcrossPagesAndSurvivesDeletes() throws Exception {
+        try (OwnDriver own = OwnDriver.start(config)) {
+            List<String> mine = new ArrayList<>();
+            for (int i = 0; i < 7; i++) {
+                mine.add(own.csi.controller.createVolume(create(unique("vol")).build()).getVolume().getVolumeId());
+            }
+            Set<String> seen = new HashSet<>();
+            String token = "";
+            int pages = 0;
+            do {
+                ListVolumesResponse page = own.csi.controller.listVolumes(ListVolumesRequest.newBuilder()
+                        .setMaxEntries(3).setStartingToken(token).build());
+                assertTrue(page.getEntriesCount() <= 3);
+                for (var e : page.getEntriesList()) {
+                    assertTrue(seen.add(e.getVolume().getVolumeId()), "no duplicates across pages");
+                }
+                token = page.getNextToken();
+                pages++;
+                if (pages == 1) {
+                    // deleting what was already listed must not invalidate the token
+                    page.getEntriesList().forEach(e -> own.csi.controller.deleteVolume(
+                            DeleteVolumeRequest.newBuilder().setVolumeId(e.getVolume().getVolumeId()).build()));
+                }
+            } while (!token.isEmpty() && pages < 10_000);
+            assertEquals(3, pages, "7 volumes in pages of 3");
+            assertEquals(new HashSet<>(mine), seen, "every volume once");
+            assertEquals(4, own.csi.controller.listVolumes(ListVolumesRequest.getDefaultInstance())
+                    .getEntriesCount(), "7 less the 3 deleted");
         }
-        Set<String> seen = new HashSet<>();
-        String token = "";
-        int pages = 0;
-        do {
-            ListVolumesResponse page = csi.controller.listVolumes(ListVolumesRequest.newBuilder()
-                    .setMaxEntries(3).setStartingToken(token).build());
-            assertTrue(page.getEntriesCount() <= 3);
-            for (var e : page.getEntriesList()) {
-                assertTrue(seen.add(e.getVolume().getVolumeId()), "no duplicates across pages");
-            }
-            token = page.getNextToken();
-            pages++;
-            if (pages == 1) {
-                // deleting what was already listed must not invalidate the token
-                page.getEntriesList().forEach(e -> csi.controller.deleteVolume(
-                        DeleteVolumeRequest.newBuilder().setVolumeId(e.getVolume().getVolumeId()).build()));
-            }
-        } while (!token.isEmpty() && pages < 10_000);
-        assertTrue(pages >= 3, "7+ volumes in pages of 3");
-        assertTrue(seen.containsAll(mine.subList(4, 7)));
-        int all = csi.controller.listVolumes(ListVolumesRequest.getDefaultInstance()).getEntriesCount();
-        assertEquals(store.volumeCount(), all);
     }
 
     @Test
-    void listVolumesCountsFollowCreateAndDelete() {
-        int before = csi.controller.listVolumes(ListVolumesRequest.getDefaultInstance()).getEntriesCount();
-        String id = newVolume();
-        assertEquals(before + 1, csi.controller.listVolumes(ListVolumesRequest.getDefaultInstance()).getEntriesCount());
-        csi.controller.deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(id).build());
-        assertEquals(before, csi.controller.listVolumes(ListVolumesRequest.getDefaultInstance()).getEntriesCount());
+    void listVolumesCountsFollowCreateAndDelete() throws Exception {
+        try (OwnDriver own = OwnDriver.start(config)) {
+            assertEquals(0, own.csi.controller.listVolumes(ListVolumesRequest.getDefaultInstance()).getEntriesCount());
+            String id = own.csi.controller.createVolume(create(unique("vol")).build()).getVolume().getVolumeId();
+            assertEquals(1, own.csi.controller.listVolumes(ListVolumesRequest.getDefaultInstance()).getEntriesCount());
+            own.csi.controller.deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(id).build());
+            assertEquals(0, own.csi.controller.listVolumes(ListVolumesRequest.getDefaultInstance()).getEntriesCount());
+        }
     }
 
     @Test
@@ -324,16 +330,14 @@ class ControllerServiceTest {
     // ------------------------------------------------------- capacity, caps
 
     @Test
-    void getCapacityReflectsTotal() {
-        Limits saved = store.limits();
-        try {
-            store.setLimits(new Limits(GI, 8 * GI, store.usedBytes() + 10 * GI, 0, 0, 0, 0));
-            var rsp = csi.controller.getCapacity(GetCapacityRequest.newBuilder().addVolumeCapabilities(mountRwo())
-                    .build());
-            assertEquals(10 * GI, rsp.getAvailableCapacity());
+    void getCapacityReflectsTotal() throws Exception {
+        try (OwnDriver own = OwnDriver.start(config)) {
+            own.csi.controller.createVolume(create(unique("used")).setCapacityRange(range(2 * GI, 0)).build());
+            own.store.setLimits(new Limits(GI, 8 * GI, 12 * GI, 0, 0, 0, 0));
+            var rsp = own.csi.controller.getCapacity(GetCapacityRequest.newBuilder()
+                    .addVolumeCapabilities(mountRwo()).build());
+            assertEquals(10 * GI, rsp.getAvailableCapacity(), "12 GiB less this driver's 2 GiB volume");
             assertEquals(8 * GI, rsp.getMaximumVolumeSize().getValue());
-        } finally {
-            store.setLimits(saved);
         }
         expectCode(Code.INVALID_ARGUMENT, () -> csi.controller.getCapacity(GetCapacityRequest.newBuilder()
                 .addVolumeCapabilities(VolumeCapability.getDefaultInstance()).build()));
@@ -396,21 +400,21 @@ class ControllerServiceTest {
     }
 
     @Test
-    void attachLimitIsEnforced() {
-        Limits saved = store.limits();
-        List<String> ids = List.of(newVolume(), newVolume(), newVolume());
-        try {
-            store.setLimits(new Limits(GI, 0, 0, 0, 0, 2, 0));
-            csi.controller.controllerPublishVolume(publish(ids.get(0)).build());
-            csi.controller.controllerPublishVolume(publish(ids.get(1)).build());
-            expectCode(Code.RESOURCE_EXHAUSTED, () -> csi.controller.controllerPublishVolume(
+    void attachLimitIsEnforced() throws Exception {
+        // a driver of its own: the node's attachments it counts are only this test's
+        try (OwnDriver own = OwnDriver.start(config)) {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                ids.add(own.csi.controller.createVolume(create(unique("vol")).build()).getVolume().getVolumeId());
+            }
+            own.store.setLimits(new Limits(GI, 0, 0, 0, 0, 2, 0));
+            own.csi.controller.controllerPublishVolume(publish(ids.get(0)).build());
+            own.csi.controller.controllerPublishVolume(publish(ids.get(1)).build());
+            expectCode(Code.RESOURCE_EXHAUSTED, () -> own.csi.controller.controllerPublishVolume(
                     publish(ids.get(2)).build()));
-            csi.controller.controllerUnpublishVolume(ControllerUnpublishVolumeRequest.newBuilder()
+            own.csi.controller.controllerUnpublishVolume(ControllerUnpublishVolumeRequest.newBuilder()
                     .setVolumeId(ids.get(0)).setNodeId("test-node").build());
-            csi.controller.controllerPublishVolume(publish(ids.get(2)).build());
-        } finally {
-            ids.forEach(id -> csi.controller.deleteVolume(DeleteVolumeRequest.newBuilder().setVolumeId(id).build()));
-            store.setLimits(saved);
+            own.csi.controller.controllerPublishVolume(publish(ids.get(2)).build());
         }
     }
 

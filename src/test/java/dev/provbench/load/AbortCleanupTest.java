@@ -1,8 +1,8 @@
 package dev.provbench.load;
 
-import dev.provbench.csi.CsiServer;
+import dev.provbench.RunBounds;
+import dev.provbench.csi.OwnDriver;
 import dev.provbench.csi.DriverConfig;
-import dev.provbench.csi.state.VolumeStore;
 import dev.provbench.kube.KubeClients;
 import dev.provbench.kube.RateLimiter;
 import dev.provbench.kube.RequestStats;
@@ -24,18 +24,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 class AbortCleanupTest {
     @Inject
-    CsiServer csi;
-    @Inject
     DriverConfig config;
-    @Inject
-    VolumeStore store;
 
     @Test
     void abortCleansUp() throws Exception {
-        csi.stop(); // the local cluster serves the driver on its own socket
-        try (LocalCluster cluster = LocalCluster.start(csi, config.name(), RateLimiter.of(-1, 0),
+        // a driver of its own, which the local cluster serves on a socket of its own: its volumes are this run's
+        try (OwnDriver own = OwnDriver.unstarted(config); LocalCluster cluster = LocalCluster.start(own.server,
+                config.name(), RateLimiter.of(-1, 0),
                 dev.provbench.local.StandInControllers.Reads.LISTER, java.time.Duration.ZERO, null)) {
-            long volumesBefore = store.volumeCount();
             RequestStats stats = new RequestStats("test", null);
             try (KubernetesClient client = KubeClients.client(cluster.api(), RateLimiter.of(-1, 0), stats)) {
                 RunConfig cfg = new RunConfig(8, Duration.ofMinutes(10), 0, Duration.ofSeconds(30), "default",
@@ -59,13 +55,14 @@ class AbortCleanupTest {
                         throw new IllegalStateException(e);
                     }
                 });
-                // wait until claims exist, then abort mid-run
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                // wait until claims exist, then abort mid-run (each worker's create is bound by the op timeout)
+                long deadline = System.nanoTime() + cfg.opTimeout().multipliedBy(2).plus(RunBounds.MARGIN).toNanos();
                 while ((run.log() == null || run.log().counts().creates() < 10) && System.nanoTime() < deadline) {
                     Thread.sleep(50);
                 }
                 run.abort();
-                LoadRun.Outcome o = outcome.get(120, TimeUnit.SECONDS);
+                // what the run's own limits allow after an abort, not a wall-clock guess
+                LoadRun.Outcome o = outcome.get(RunBounds.afterAbort(cfg).toSeconds(), TimeUnit.SECONDS);
                 assertTrue(o.aborted());
                 assertTrue(run.log().counts().creates() >= 10, "measured before the abort: "
                         + run.log().counts().creates());
@@ -74,7 +71,10 @@ class AbortCleanupTest {
                 assertEquals(0, client.persistentVolumeClaims().inNamespace("default")
                         .withLabel(RunConfig.LABEL, run.runId()).list().getItems().size());
                 assertEquals(0, client.persistentVolumes().list().getItems().size());
-                assertEquals(volumesBefore, store.volumeCount(), "every CreateVolume was matched by DeleteVolume");
+                assertTrue(own.store.volumesCreated() > 0, "the run created volumes");
+                assertEquals(own.store.volumesCreated(), own.store.volumesDeleted(),
+                        "every CreateVolume was matched by DeleteVolume");
+                assertEquals(0, own.store.volumeCount());
             }
         }
     }

@@ -1,8 +1,7 @@
 package dev.provbench.load;
 
-import dev.provbench.csi.CsiServer;
+import dev.provbench.csi.OwnDriver;
 import dev.provbench.csi.DriverConfig;
-import dev.provbench.csi.state.VolumeStore;
 import dev.provbench.kube.KubeClients;
 import dev.provbench.kube.RateLimiter;
 import dev.provbench.kube.RequestStats;
@@ -34,18 +33,14 @@ class ReconcileTest {
     private static final String CLAIMS = "/api/v1/namespaces/default/persistentvolumeclaims";
 
     @Inject
-    CsiServer csi;
-    @Inject
     DriverConfig config;
-    @Inject
-    VolumeStore store;
 
     @Test
     void lostAnswersAreReconciledAndEveryAttemptHasAnOutcome() throws Exception {
-        csi.stop(); // the local cluster serves the driver on its own socket
-        try (LocalCluster cluster = LocalCluster.start(csi, config.name(), RateLimiter.of(-1, 0),
+        // a driver of its own, which the local cluster serves on a socket of its own: its volumes are this run's
+        try (OwnDriver own = OwnDriver.unstarted(config); LocalCluster cluster = LocalCluster.start(own.server,
+                config.name(), RateLimiter.of(-1, 0),
                 StandInControllers.Reads.LISTER, Duration.ZERO, null)) {
-            long volumesBefore = store.volumeCount();
             int apiPort = URI.create(cluster.api().getMasterUrl()).getPort();
             AtomicInteger deletes = new AtomicInteger();
             FaultyProxy.Rule rule = (method, path, seen) -> {
@@ -108,7 +103,10 @@ class ReconcileTest {
                             all.toString());
                 }
             }
-            assertEquals(volumesBefore, store.volumeCount(), "every CreateVolume was matched by DeleteVolume");
+            assertTrue(own.store.volumesCreated() > 0, "the run created volumes");
+                assertEquals(own.store.volumesCreated(), own.store.volumesDeleted(),
+                        "every CreateVolume was matched by DeleteVolume");
+                assertEquals(0, own.store.volumeCount());
         }
     }
 }
