@@ -62,8 +62,7 @@ class CleanupResourceTest {
             given().contentType(ContentType.JSON).body("{\"runId\": \"" + id + "\"}").post("/api/cleanup").then()
                     .statusCode(409).body("error", containsString(id));
         } finally {
-            given().delete("/api/runs/" + id);
-            RunsResourceTest.awaitEnd(id);
+            RunsResourceTest.end(id);
         }
     }
 }

@@ -1,6 +1,10 @@
 package dev.provbench.api;
 
+import dev.provbench.RunBounds;
+import dev.provbench.run.RunExecution;
 import dev.provbench.run.RunLauncher;
+import dev.provbench.run.RunRegistry;
+import io.quarkus.arc.Arc;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -12,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 import static io.restassured.RestAssured.given;
@@ -35,9 +40,19 @@ class RunsResourceTest {
     @Inject
     RunLauncher launcher;
 
+    /** The runs this class's tests started: each test ends its own (abort + await), even when it fails. */
+    static final List<String> started = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     @org.junit.jupiter.api.AfterEach
-    void noBearer() {
-        dev.provbench.TestAuth.none();
+    void endOwnRunsAndNoBearer() throws InterruptedException {
+        try {
+            for (String id : started) {
+                end(id);
+            }
+        } finally {
+            started.clear();
+            dev.provbench.TestAuth.none();
+        }
     }
 
     @BeforeEach
@@ -47,13 +62,50 @@ class RunsResourceTest {
     }
 
     static String post(String body, int status) {
-        return given().contentType(ContentType.JSON).body(body).post("/api/runs").then().statusCode(status)
+        String answer = given().contentType(ContentType.JSON).body(body).post("/api/runs").then().statusCode(status)
                 .extract().asString();
+        if (status == 202) {
+            started.add(io.restassured.path.json.JsonPath.from(answer).getString("id"));
+        }
+        return answer;
     }
 
-    /** Polls GET /api/runs/{id} until its state is one that has ended; bounded. */
+    static RunExecution execution(String id) {
+        return Arc.container().instance(RunRegistry.class).get().get(id)
+                .orElseThrow(() -> new AssertionError("no run " + id + " in the registry"));
+    }
+
+    /**
+     * Polls GET /api/runs/{id} until its state is one that has ended, for as long as the run's own limits allow
+     * ({@link RunBounds}: the whole run, or from now on an abort's end once one was asked for). A run past its
+     * bound is aborted and awaited before the test fails, so it cannot outlive the test.
+     */
     static Response awaitEnd(String id) throws InterruptedException {
-        long deadline = System.nanoTime() + 120_000_000_000L;
+        RunExecution e = execution(id);
+        var config = e.checked().config();
+        Duration bound = e.abortRequested() ? RunBounds.afterAbort(config) : RunBounds.whole(config);
+        Response r = poll(id, bound);
+        if (r == null) {
+            e.abort();
+            poll(id, RunBounds.afterAbort(config));
+            fail("run " + id + " did not end within its own bound of " + bound.toSeconds() + " s; aborted it");
+        }
+        return r;
+    }
+
+    /** Aborts run {@code id} if it still runs, and waits for its end. */
+    static void end(String id) throws InterruptedException {
+        RunExecution e = execution(id);
+        e.abort();
+        if (poll(id, RunBounds.afterAbort(e.checked().config())) == null) {
+            fail("run " + id + " did not end within " + RunBounds.afterAbort(e.checked().config()).toSeconds()
+                    + " s of its abort");
+        }
+    }
+
+    /** The run's ended state, or null when {@code bound} passed first. */
+    private static Response poll(String id, Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
         while (System.nanoTime() < deadline) {
             Response r = given().get("/api/runs/" + id);
             assertEquals(200, r.statusCode(), r.asString());
@@ -64,7 +116,6 @@ class RunsResourceTest {
             assertTrue(List.of("pending", "running").contains(state), state);
             Thread.sleep(100);
         }
-        fail("run " + id + " did not end within 120 s");
         return null;
     }
 
@@ -139,13 +190,14 @@ class RunsResourceTest {
 
     @Test
     void runToTheEndAndEveryReportFormat() throws Exception {
-        Response started = given().contentType(ContentType.JSON).body(String.format(QUICK, 30, ""))
+        Response accepted = given().contentType(ContentType.JSON).body(String.format(QUICK, 30, ""))
                 .post("/api/runs");
-        assertEquals(202, started.statusCode(), started.asString());
-        String id = started.path("id");
+        assertEquals(202, accepted.statusCode(), accepted.asString());
+        String id = accepted.path("id");
         assertNotNull(id);
-        assertTrue(started.header("Location").endsWith("/api/runs/" + id), started.header("Location"));
-        assertTrue(List.of("pending", "running").contains(started.<String>path("state")));
+        started.add(id);
+        assertTrue(accepted.header("Location").endsWith("/api/runs/" + id), accepted.header("Location"));
+        assertTrue(List.of("pending", "running").contains(accepted.<String>path("state")));
 
         given().get("/api/runs").then().statusCode(200).body("id", hasItem(id));
         Response ended = awaitEnd(id);
@@ -208,7 +260,9 @@ class RunsResourceTest {
 
     /**
      * The largest run the limits allow, aborted while its workers queue at the buckets and wait for Bound: it
-     * reaches `aborted` within the abort grace plus cleanup (docs/load.md), and leaves nothing.
+     * reaches `aborted` within what its own limits allow after an abort ({@link RunBounds#afterAbort}: the abort
+     * grace, the workers' interrupt, the cleanup timeout, a stated margin), and leaves nothing. How fast that is
+     * on a quiet machine is a benchmark's figure ({@code hack/bench/abort}, docs/benchmarks.md), not this test's.
      */
     @Test
     void anAbortOfTheLargestRunIsBounded() throws Exception {
@@ -216,7 +270,9 @@ class RunsResourceTest {
                 + "\"qps\": -1, \"localProvisionerQps\": -1, \"localApiLatency\": \"0\", \"abortGrace\": \"3s\", "
                 + "\"opTimeout\": \"30s\", \"interval\": \"1s\"}", 202);
         String id = io.restassured.path.json.JsonPath.from(body).getString("id");
-        long deadline = System.nanoTime() + 90_000_000_000L;
+        Duration bound = RunBounds.afterAbort(execution(id).checked().config());
+        // until a thousand are in flight; on a machine too busy for that, the abort comes at the bound anyway
+        long deadline = System.nanoTime() + RunBounds.MARGIN.toNanos() * 2;
         Response live;
         do {
             Thread.sleep(200);
@@ -228,8 +284,7 @@ class RunsResourceTest {
         Response ended = awaitEnd(id);
         double seconds = (System.nanoTime() - abortAt) / 1e9;
         assertEquals("aborted", ended.path("state"), ended.asString());
-        // grace 3 s + interrupting the workers (≤ 10 s) + cleanup of what was created (≤ 2 × op timeout)
-        assertTrue(seconds < 3 + 10 + 60, "aborted after " + seconds + " s");
+        assertTrue(seconds <= bound.toSeconds(), "aborted after " + seconds + " s, bound " + bound.toSeconds() + " s");
         given().get("/api/runs/" + id + "/report").then().statusCode(200)
                 .body("cleanup.leftover.size()", equalTo(0));
     }

@@ -1,7 +1,11 @@
 package dev.provbench.api;
 
+import dev.provbench.RunBounds;
 import dev.provbench.compare.Samples;
+import dev.provbench.run.RunExecution;
 import dev.provbench.run.RunLauncher;
+import dev.provbench.sweep.SweepExecution;
+import dev.provbench.sweep.SweepLauncher;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
@@ -10,6 +14,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 
 import static io.restassured.RestAssured.given;
@@ -24,6 +29,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 class SweepsResourceTest {
     @Inject
     RunLauncher launcher;
+    @Inject
+    SweepLauncher sweeps;
+    /** The sweep the test started, ended (abort + await) after it whatever happened. */
+    private String started;
 
     @BeforeEach
     void serve() {
@@ -32,8 +41,23 @@ class SweepsResourceTest {
     }
 
     @AfterEach
-    void noBearer() {
-        dev.provbench.TestAuth.none();
+    void endOwnSweepAndNoBearer() throws InterruptedException {
+        try {
+            SweepExecution s = started == null ? null : sweeps.get(started).orElse(null);
+            if (s != null && s.abort()) {
+                RunExecution current = s.current();
+                Duration bound = current == null ? RunBounds.MARGIN : RunBounds.afterAbort(current.checked().config());
+                long deadline = System.nanoTime() + bound.toNanos();
+                while (!s.state().ended() && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertTrue(s.state().ended(), "sweep " + started + " did not end within " + bound.toSeconds()
+                        + " s of its abort");
+            }
+        } finally {
+            started = null;
+            dev.provbench.TestAuth.none();
+        }
     }
 
     @Test
@@ -43,13 +67,16 @@ class SweepsResourceTest {
                         + "\"localApiLatency\": \"0\", \"interval\": \"1s\"}}")
                 .post("/api/sweeps").then().statusCode(202).header("Location", containsString("/api/sweeps/s"))
                 .extract().path("id");
+        started = id;
+        // what its runs' own limits allow (RunBounds), not a guess a busy machine can miss
+        Duration bound = RunBounds.sweep(sweeps.get(id).orElseThrow().plan());
         // while it runs no other run or sweep starts
         given().contentType(ContentType.JSON).body("{\"local\": true}").post("/api/runs").then().statusCode(409);
         given().contentType(ContentType.JSON).body("{\"run\": {\"local\": true}}").post("/api/sweeps").then()
                 .statusCode(409);
         Response r = null;
         boolean sawPartial = false;
-        long deadline = System.nanoTime() + 180_000_000_000L;
+        long deadline = System.nanoTime() + bound.toNanos();
         while (System.nanoTime() < deadline) {
             r = given().get("/api/sweeps/" + id);
             assertEquals(200, r.statusCode(), r.asString());
@@ -64,7 +91,8 @@ class SweepsResourceTest {
             Thread.sleep(100);
         }
         if (r == null || !"succeeded".equals(r.path("state"))) {
-            fail("the sweep did not succeed in time: " + (r == null ? null : r.asString()));
+            fail("the sweep did not succeed within its bound of " + bound.toSeconds() + " s: "
+                    + (r == null ? null : r.asString()));
         }
         assertTrue(sawPartial, "the result fills in while the sweep runs");
         assertEquals(4, (int) r.path("progress.runsDone"));
