@@ -156,13 +156,30 @@ public final class RunExecution {
         }
     }
 
+    private record Ending(State state, int exitCode, RunReport report, String message) {
+    }
+
+    private Ending ending;
+
+    /**
+     * How the run ended; shown by {@link #publishEnd()} once what the run set up (its client, the local cluster) is
+     * closed, so whoever sees the run ended can start the next one at once (the registry is free by then).
+     */
     synchronized void ended(State s, int code, RunReport r, String why) {
         sample();
-        report = r;
-        exitCode = code;
-        message = why;
+        ending = new Ending(s, code, r, why);
+    }
+
+    /** Makes the end recorded by {@link #ended} visible; the executor calls it after its tear-down. */
+    synchronized void publishEnd() {
+        if (ending == null || state.ended()) {
+            return;
+        }
+        report = ending.report();
+        exitCode = ending.exitCode();
+        message = ending.message();
         finished = Instant.now();
-        state = s;
+        state = ending.state();
         run = null;
     }
 

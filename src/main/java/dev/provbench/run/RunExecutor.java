@@ -76,7 +76,8 @@ public class RunExecutor {
 
     /**
      * Runs {@code e} to its end on the calling thread; {@code say} gets the start line, progress lines and
-     * problems. Never throws: whatever goes wrong ends the execution as failed, with a message.
+     * problems. Never throws: whatever goes wrong ends the execution as failed, with a message. The end becomes
+     * visible ({@code state}) only after the tear-down, so a client that sees it can start the next run at once.
      */
     public void execute(RunExecution e, Consumer<String> say) {
         Setup s = null;
@@ -91,8 +92,12 @@ public class RunExecutor {
                 throw err;
             }
         } finally {
-            if (s != null) {
-                s.close();
+            try {
+                if (s != null) {
+                    s.close();
+                }
+            } finally {
+                e.publishEnd();
             }
         }
     }

@@ -62,7 +62,8 @@ public class RunRegistry {
      * begins (the last run is returned, or {@code e} itself when there was none).
      */
     public synchronized Optional<RunExecution> begin(String owner, RunExecution e) {
-        if (active != null) {
+        // a run whose end is visible has torn down; only its launcher's end() call may still be on its way
+        if (active != null && !active.state().ended()) {
             return Optional.of(active);
         }
         if (reservedBy != null && !reservedBy.equals(owner)) {
