@@ -2,9 +2,9 @@
 # Builds the real control-plane components from the Go module proxy at pinned versions, once, into
 # ~/.cache/provbench/bin/<component>-<version>/. Used by hack/local-cluster.
 #
-#   hack/tools/build.sh [etcd|kube|csi-provisioner|csi-sanity|benchstat|promtool|all]
+#   hack/tools/build.sh [etcd|kube|node|csi-provisioner|csi-provisioner-static|pause|csi-sanity|benchstat|promtool|all]
 #
-# benchstat and promtool print the binary's path.
+# benchstat, promtool, csi-provisioner-static and pause print the binary's path (the last two: for hack/images).
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 
@@ -12,6 +12,7 @@ ETCD_VERSION=${ETCD_VERSION:-v3.6.16}
 KUBE_VERSION=${KUBE_VERSION:-v1.36.3}
 PROVISIONER_VERSION=${PROVISIONER_VERSION:-v6.3.0}
 SANITY_VERSION=${SANITY_VERSION:-v5.4.0}
+COREDNS_VERSION=${COREDNS_VERSION:-v1.14.7}
 # the peers the CI cross-checks run: benchstat (golang.org/x/perf, no tags: a pseudo-version) and promtool
 BENCHSTAT_VERSION=${BENCHSTAT_VERSION:-v0.0.0-20260908200009-22c9c6c9d4da}
 PROMTOOL_VERSION=${PROMTOOL_VERSION:-v0.316.0}
@@ -35,30 +36,64 @@ build_kube() {
     done) || pb_die "kubernetes build failed"
 }
 
+# build_provisioner [static]: csi-provisioner for hack/local-cluster's processes (linked as Go decides), or, with
+# `static`, CGO off into csi-provisioner-VERSION-static/ for the FROM-scratch image hack/images builds
 build_provisioner() {
-  local out="$PB_BIN/csi-provisioner-$PROVISIONER_VERSION"
+  local variant=${1:-} out="$PB_BIN/csi-provisioner-$PROVISIONER_VERSION" cgo=
+  [[ $variant == static ]] && { out="$out-static"; cgo=0; }
   [[ -x "$out/csi-provisioner" ]] && return 0
-  pb_log "building csi-provisioner $PROVISIONER_VERSION"
+  pb_log "building csi-provisioner $PROVISIONER_VERSION${variant:+ ($variant)}"
   local dir src
   dir=$(go mod download -json "github.com/kubernetes-csi/external-provisioner/v6@$PROVISIONER_VERSION" \
     | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
   [[ -d "$dir" ]] || pb_die "could not download external-provisioner $PROVISIONER_VERSION"
   src=$(mktemp -d /tmp/provbench-provisioner.XXXXXX)
   cp -r "$dir/." "$src/" && chmod -R u+w "$src"
-  (cd "$src" && go build -trimpath -mod=mod -ldflags "-X main.version=$PROVISIONER_VERSION" \
-    -o "$out/csi-provisioner" ./cmd/csi-provisioner) || { rm -rf "$src"; pb_die "csi-provisioner build failed"; }
+  (cd "$src" && CGO_ENABLED=${cgo:-${CGO_ENABLED:-}} go build -trimpath -mod=mod \
+    -ldflags "-X main.version=$PROVISIONER_VERSION" -o "$out/csi-provisioner" ./cmd/csi-provisioner) \
+    || { rm -rf "$src"; pb_die "csi-provisioner build failed"; }
   rm -rf "$src"
+}
+
+# build_node: what `hack/local-cluster up --node` adds: kubelet, kube-scheduler, kube-proxy (the same wrapper module
+# and version as kube-apiserver) and CoreDNS
+build_node() {
+  local out="$PB_BIN/kube-$KUBE_VERSION"
+  if [[ ! -x "$out/kubelet" || ! -x "$out/kube-scheduler" || ! -x "$out/kube-proxy" ]]; then
+    pb_log "building kubelet, kube-scheduler, kube-proxy $KUBE_VERSION (kubelet: ~8 min cold on 2 cores)"
+    mkdir -p "$out"
+    (cd "$TOOLS/kube" && for c in kubelet kube-scheduler kube-proxy; do
+        go build -trimpath -ldflags "-X k8s.io/component-base/version.gitVersion=$KUBE_VERSION" \
+          -o "$out/$c" "k8s.io/kubernetes/cmd/$c" || exit 1
+      done) || pb_die "kubelet/kube-scheduler/kube-proxy build failed"
+  fi
+  pb_go_install coredns "$COREDNS_VERSION" "github.com/coredns/coredns@$COREDNS_VERSION" >/dev/null
+}
+
+# build_pause: the pod sandbox's process (hack/tools/pause), static, cached by the hash of its source
+build_pause() {
+  local hash out
+  hash=$(cat "$TOOLS/pause/main.go" "$TOOLS/pause/go.mod" | sha256sum | cut -c1-16)
+  out="$PB_BIN/pause-$hash"
+  if [[ ! -x "$out/pause" ]]; then
+    pb_log "building pause ($hash)"
+    (cd "$TOOLS/pause" && CGO_ENABLED=0 go build -trimpath -o "$out/pause" .) || pb_die "pause build failed"
+  fi
+  printf '%s\n' "$out/pause"
 }
 
 case "${1:-all}" in
   etcd) build_etcd ;;
   kube) build_kube ;;
   csi-provisioner) build_provisioner ;;
+  csi-provisioner-static) build_provisioner static; printf '%s\n' "$PB_BIN/csi-provisioner-$PROVISIONER_VERSION-static/csi-provisioner" ;;
+  pause) build_pause ;;
+  node) build_node ;;
   csi-sanity) pb_go_install csi-sanity "$SANITY_VERSION" "github.com/kubernetes-csi/csi-test/v5/cmd/csi-sanity@$SANITY_VERSION" >/dev/null ;;
   benchstat) pb_go_install benchstat "$BENCHSTAT_VERSION" "golang.org/x/perf/cmd/benchstat@$BENCHSTAT_VERSION" ;;
   # remove_all_sd: without the service-discovery plugins (cloud SDKs) that `check metrics` never uses — a
   # fraction of the build on 2 cores
   promtool) pb_go_install promtool "$PROMTOOL_VERSION" "github.com/prometheus/prometheus/cmd/promtool@$PROMTOOL_VERSION" remove_all_sd ;;
   all) build_etcd; build_provisioner; build_kube ;;
-  *) pb_die "unknown component '$1' (etcd, kube, csi-provisioner, csi-sanity, benchstat, promtool, all)" ;;
+  *) pb_die "unknown component '$1' (etcd, kube, node, csi-provisioner, csi-provisioner-static, pause, csi-sanity, benchstat, promtool, all)" ;;
 esac

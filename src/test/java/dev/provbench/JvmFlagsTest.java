@@ -2,82 +2,96 @@ package dev.provbench;
 
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.regex.Matcher;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The JVM flags are written more than once and must be one set each: the driver's in {@code hack/provbench}
- * (DRIVER_JVM_FLAGS, what the benchmarks start), {@code Dockerfile.jvm} and {@code kubernetes/base/deployment.yaml};
- * the load tool's in {@code hack/provbench} (TOOL_JVM_FLAGS, what hack/bench/tool-cost measures) and the two Jobs
- * ({@code kubernetes/base/job.yaml}, {@code kubernetes/components/sweep/job.yaml}) — the latter two through the
- * image's run-java.sh variables.
+ * The JVM flags are defined once, per command, in the image's entrypoint {@code src/main/docker/provbench}: the image
+ * runs it ({@code Dockerfile.jvm}'s ENTRYPOINT), {@code hack/provbench} (what the benchmarks start) runs it, and no
+ * manifest in {@code kubernetes/} sets a base image's launcher variables (which the entrypoint would silently ignore).
  */
 class JvmFlagsTest {
-    /** What the image's run-java.sh adds on its own (ubi9 openjdk-17-runtime), besides the variables below. */
-    static final Set<String> RUN_JAVA_DEFAULTS = Set.of("-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=20",
-            "-XX:+ExitOnOutOfMemoryError");
+    static final Path ENTRYPOINT = Path.of("src/main/docker/provbench");
+    /** Variables of the Red Hat base's run-java.sh; provbench's image does not use that launcher. */
+    static final Pattern RUN_JAVA_VARIABLES = Pattern.compile(
+            "\\b(GC_CONTAINER_OPTIONS|JAVA_MAX_MEM_RATIO|JAVA_INITIAL_MEM_RATIO|JAVA_OPTS_APPEND|JAVA_APP_JAR|"
+                    + "JAVA_MAIN_CLASS|JAVA_MAX_INITIAL_MEM|JAVA_DIAGNOSTICS)\\b");
 
     @Test
-    void driverLauncherImageAndDeploymentAgree() throws Exception {
-        Set<String> launcher = launcherFlags("DRIVER_JVM_FLAGS");
-
-        String docker = Files.readString(Path.of("Dockerfile.jvm"));
-        assertEquals(launcher, imageFlags(env(docker, "ENV GC_CONTAINER_OPTIONS=\"([^\"]*)\""),
-                env(docker, "ENV JAVA_MAX_MEM_RATIO=(\\d+)"), env(docker, "ENV JAVA_OPTS_APPEND=\"([^\"]*)\"")),
-                "Dockerfile.jvm");
-
-        String deployment = Files.readString(Path.of("kubernetes/base/deployment.yaml"));
-        assertEquals(launcher, imageFlags(env(deployment, "name: GC_CONTAINER_OPTIONS, value: \"([^\"]*)\""),
-                env(deployment, "name: JAVA_MAX_MEM_RATIO, value: \"(\\d+)\""),
-                env(deployment, "name: JAVA_OPTS_APPEND, value: \"([^\"]*)\"")), "kubernetes/base/deployment.yaml");
+    void theLauncherAndTheImageEntrypointGiveEachCommandTheSameFlags() throws Exception {
+        for (String command : List.of("driver", "run", "sweep", "cleanup", "compare", "serve", "version")) {
+            List<String> image = printFlags(List.of("sh", ENTRYPOINT.toString(), command));
+            List<String> launcher = printFlags(List.of("bash", "hack/provbench", command));
+            assertEquals(image, launcher, command);
+        }
+        List<String> driver = printFlags(List.of("sh", ENTRYPOINT.toString(), "driver"));
+        // the figures of docs/benchmarks.md ("Mock CSI driver: footprint") were taken with these
+        for (String f : List.of("-XX:+UseSerialGC", "-XX:MaxRAMPercentage=75", "-Xms16m", "-Xss512k",
+                "-XX:TrimNativeHeapInterval=5000", "-XX:+ExitOnOutOfMemoryError")) {
+            assertTrue(driver.contains(f), "driver: " + f + " in " + driver);
+        }
+        List<String> tool = printFlags(List.of("sh", ENTRYPOINT.toString(), "run"));
+        // and those of "Load driver: what `provbench run` itself costs" with these
+        for (String f : List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms48m", "-Xss512k",
+                "-XX:TrimNativeHeapInterval=5000")) {
+            assertTrue(tool.contains(f), "run: " + f + " in " + tool);
+        }
+        assertFalse(printFlags(List.of("sh", ENTRYPOINT.toString(), "serve")).contains("-XX:TieredStopAtLevel=1"),
+                "serve is long-lived: C2 stays");
+        assertTrue(Files.isExecutable(ENTRYPOINT), "the image copies the entrypoint with its mode");
     }
 
     @Test
-    void toolLauncherAndJobsAgree() throws Exception {
-        Set<String> launcher = launcherFlags("TOOL_JVM_FLAGS");
-        for (String job : List.of("kubernetes/base/job.yaml", "kubernetes/components/sweep/job.yaml")) {
-            String text = Files.readString(Path.of(job));
-            Set<String> flags = new LinkedHashSet<>(split(env(text, "name: GC_CONTAINER_OPTIONS, value: \"([^\"]*)\"")));
-            flags.addAll(appended(env(text, "name: JAVA_OPTS_APPEND, value: \"([^\"]*)\"")));
-            assertEquals(launcher, Set.copyOf(flags), job);
+    void theImageRunsProvbenchsOwnEntrypoint() throws Exception {
+        String docker = code(Files.readString(Path.of("Dockerfile.jvm")));
+        assertTrue(docker.contains("COPY src/main/docker/provbench /usr/local/bin/provbench"), docker);
+        assertTrue(docker.contains("ENTRYPOINT [\"/usr/local/bin/provbench\"]"), docker);
+        assertTrue(docker.contains("USER 185"), docker);
+        assertTrue(Pattern.compile("(?m)^ARG BASE=").matcher(docker).find(), "the base is a build argument");
+        assertFalse(docker.contains("run-java"), "no base's launcher");
+        assertFalse(RUN_JAVA_VARIABLES.matcher(docker).find(), "no base launcher's variables");
+    }
+
+    @Test
+    void noManifestSetsABaseLaunchersVariables() throws Exception {
+        try (Stream<Path> files = Files.walk(Path.of("kubernetes"))) {
+            for (Path p : files.filter(f -> f.toString().endsWith(".yaml")).toList()) {
+                String text = code(Files.readString(p));
+                assertFalse(RUN_JAVA_VARIABLES.matcher(text).find(), p + " sets a variable the image ignores");
+                assertFalse(Pattern.compile("(?m)^\\s*command:").matcher(text).find(),
+                        p + " replaces the image's entrypoint (and with it the JVM flags)");
+            }
         }
     }
 
-    private static Set<String> launcherFlags(String variable) throws Exception {
-        Matcher m = Pattern.compile(variable + "=\"([^\"]*)\"").matcher(Files.readString(Path.of("hack/provbench")));
-        assertTrue(m.find(), "hack/provbench defines " + variable);
-        return Set.copyOf(split(m.group(1)));
+    /** The text without comment lines ("#" first on the line, after blanks). */
+    private static String code(String text) {
+        return Arrays.stream(text.split("\n")).filter(l -> !l.stripLeading().startsWith("#"))
+                .reduce("", (a, b) -> a + b + "\n");
     }
 
-    private static List<String> split(String flags) {
-        return Arrays.asList(flags.trim().split("\\s+"));
-    }
-
-    /** JAVA_OPTS_APPEND's flags without the log manager, which the launcher's java -jar sets itself. */
-    private static List<String> appended(String append) {
-        return split(append).stream().filter(f -> !f.startsWith("-Djava.util.logging.manager=")).toList();
-    }
-
-    private static String env(String text, String regex) {
-        Matcher m = Pattern.compile(regex).matcher(text);
-        assertTrue(m.find(), "no " + regex);
-        return m.group(1);
-    }
-
-    private static Set<String> imageFlags(String gc, String maxRatio, String append) {
-        Set<String> flags = new LinkedHashSet<>(split(gc));
-        flags.add("-XX:MaxRAMPercentage=" + maxRatio);
-        flags.addAll(RUN_JAVA_DEFAULTS);
-        flags.addAll(appended(append));
-        return Set.copyOf(flags);
+    private static List<String> printFlags(List<String> command) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("PB_PRINT_FLAGS", "1");
+        Process p = pb.start();
+        try {
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), command + " did not end");
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            assertEquals(0, p.exitValue(), command + ": " + out);
+            return Arrays.asList(out.split("\\s+"));
+        } finally {
+            p.destroyForcibly();
+        }
     }
 }

@@ -1,0 +1,3 @@
+module provbench.local/tools/pause
+
+go 1.26.0
