@@ -36,22 +36,20 @@ build_kube() {
     done) || pb_die "kubernetes build failed"
 }
 
-# build_provisioner [static]: csi-provisioner for hack/local-cluster's processes (linked as Go decides), or, with
-# `static`, CGO off into csi-provisioner-VERSION-static/ for the FROM-scratch image hack/images builds
+# build_provisioner: csi-provisioner, static (CGO off: one binary for hack/local-cluster's process and for the
+# FROM-scratch image hack/images builds), into csi-provisioner-VERSION-static/
 build_provisioner() {
-  local variant=${1:-} out="$PB_BIN/csi-provisioner-$PROVISIONER_VERSION" cgo=
-  [[ $variant == static ]] && { out="$out-static"; cgo=0; }
+  local out="$PB_BIN/csi-provisioner-$PROVISIONER_VERSION-static"
   [[ -x "$out/csi-provisioner" ]] && return 0
-  pb_log "building csi-provisioner $PROVISIONER_VERSION${variant:+ ($variant)}"
+  pb_log "building csi-provisioner $PROVISIONER_VERSION (static)"
   local dir src
   dir=$(go mod download -json "github.com/kubernetes-csi/external-provisioner/v6@$PROVISIONER_VERSION" \
     | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
   [[ -d "$dir" ]] || pb_die "could not download external-provisioner $PROVISIONER_VERSION"
   src=$(mktemp -d /tmp/provbench-provisioner.XXXXXX)
   cp -r "$dir/." "$src/" && chmod -R u+w "$src"
-  (cd "$src" && CGO_ENABLED=${cgo:-${CGO_ENABLED:-}} go build -trimpath -mod=mod \
-    -ldflags "-X main.version=$PROVISIONER_VERSION" -o "$out/csi-provisioner" ./cmd/csi-provisioner) \
-    || { rm -rf "$src"; pb_die "csi-provisioner build failed"; }
+  (cd "$src" && CGO_ENABLED=0 go build -trimpath -mod=mod -ldflags "-X main.version=$PROVISIONER_VERSION" \
+    -o "$out/csi-provisioner" ./cmd/csi-provisioner) || { rm -rf "$src"; pb_die "csi-provisioner build failed"; }
   rm -rf "$src"
 }
 
@@ -86,7 +84,7 @@ case "${1:-all}" in
   etcd) build_etcd ;;
   kube) build_kube ;;
   csi-provisioner) build_provisioner ;;
-  csi-provisioner-static) build_provisioner static; printf '%s\n' "$PB_BIN/csi-provisioner-$PROVISIONER_VERSION-static/csi-provisioner" ;;
+  csi-provisioner-static) build_provisioner; printf '%s\n' "$PB_BIN/csi-provisioner-$PROVISIONER_VERSION-static/csi-provisioner" ;;
   pause) build_pause ;;
   node) build_node ;;
   csi-sanity) pb_go_install csi-sanity "$SANITY_VERSION" "github.com/kubernetes-csi/csi-test/v5/cmd/csi-sanity@$SANITY_VERSION" >/dev/null ;;
