@@ -211,7 +211,7 @@ node_start_containerd() {
 }
 
 node_load_images() {
-  local name ref archive
+  local name ref archive names
   for name in provbench csi-provisioner pause; do
     ref=$("$PB_ROOT/hack/images" ref "$name")
     archive="$DIR/node/images/$name.tar"
@@ -219,8 +219,10 @@ node_load_images() {
     "$PB_ROOT/hack/images" archive "$name" "$archive"
     ctr --address "$DIR/node/containerd.sock" -n k8s.io images import --no-unpack=false "$archive" >/dev/null \
       || pb_die "ctr images import $name failed"
-    ctr --address "$DIR/node/containerd.sock" -n k8s.io images ls -q | grep -qx "$ref" \
-      || pb_die "$ref is not in containerd after import"
+    # the list read whole first: `ctr … | grep -q` under pipefail fails at random when grep's early exit makes
+    # ctr's next write a SIGPIPE (seen once in CI)
+    names=$(ctr --address "$DIR/node/containerd.sock" -n k8s.io images ls -q)
+    grep -qx "$ref" <<<"$names" || pb_die "$ref is not in containerd after import"
     rm -f "$archive"
   done
 }
