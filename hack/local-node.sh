@@ -31,7 +31,6 @@ CLUSTER_DNS=10.0.0.10
 CGROUP_ROOT=provbench
 CNI_BIN=${PB_CNI_BIN:-/usr/lib/cni}
 NODE_COMPONENTS=(kube-scheduler coredns containerd kubelet kube-proxy)
-NODE_PACKAGES=(containerd runc containernetworking-plugins iptables iproute2 util-linux)
 
 # host_snapshot FILE: what `up --node` must leave as it found it
 host_snapshot() {
@@ -192,11 +191,6 @@ EOF
   echo 1 >"$DIR/node/sysctl/overcommit_memory"
   echo 10 >"$DIR/node/sysctl/panic"
   echo 1 >"$DIR/node/sysctl/panic_on_oops"
-}
-
-# in_node CMD...: CMD in the node's network namespace and in containerd's private mount namespace
-in_node() {
-  nsenter --target "$(cat "$DIR/pids/containerd")" --mount --net -- "$@"
 }
 
 node_start_containerd() {
