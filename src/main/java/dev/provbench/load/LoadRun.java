@@ -51,9 +51,12 @@ public final class LoadRun {
         void windowEnd(RunWindow window);
     }
 
-    /** How the run ended; {@code drainEndNanos} is when the cleanup started. */
+    /**
+     * How the run ended; {@code drainEndNanos} is when the cleanup started. {@code stopped}: why the run ended
+     * early on its own ({@link Stall}), else null; {@code warnings}: what {@link Stall} said without stopping it.
+     */
     public record Outcome(RunWindow window, long drainEndNanos, RunCleanup.Result cleanup, double cleanupSeconds,
-                          boolean aborted) {
+                          boolean aborted, String stopped, List<String> warnings) {
     }
 
     private final RunConfig config;
@@ -65,6 +68,10 @@ public final class LoadRun {
     private final AtomicLong windowCycles = new AtomicLong();
     private volatile boolean stopping;
     private volatile boolean aborted;
+    /** Why the run stopped on its own (a {@link Stall} verdict), or null. */
+    private volatile String stopped;
+    private final List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private Stall stall;
     private volatile Phase phase = Phase.PREPARE;
     private final List<Thread> workers = new ArrayList<>();
     /** Claims of failed creates for the reaper: name → until when to look for it. */
@@ -89,6 +96,22 @@ public final class LoadRun {
     public LoadRun withMetrics(MeterRegistry registry) {
         this.registry = registry;
         return this;
+    }
+
+    /** Judge early whether the cluster serves this run at all ({@link Stall}); a cluster run's. */
+    public LoadRun withStall(Stall stall) {
+        this.stall = stall;
+        return this;
+    }
+
+    /** Why the run stopped on its own, or null. */
+    public String stopped() {
+        return stopped;
+    }
+
+    /** Whether workers must stop at once: aborted, or stopped on its own. */
+    private boolean cut() {
+        return aborted || stopped != null;
     }
 
     public String runId() {
@@ -169,7 +192,7 @@ public final class LoadRun {
             listener.windowStart(w);
         }
         long deadline = config.cycles() > 0 ? Long.MAX_VALUE : w.windowStartNanos() + config.duration().toNanos();
-        while (!aborted && System.nanoTime() < deadline) {
+        while (!cut() && System.nanoTime() < deadline) {
             long left = (deadline - System.nanoTime()) / 1_000_000;
             if (finished.await(Math.max(1, Math.min(100, left)), TimeUnit.MILLISECONDS)) {
                 break;
@@ -185,8 +208,8 @@ public final class LoadRun {
         long drainDeadline = System.nanoTime() + config.opTimeout().toNanos() * 2 + 5_000_000_000L;
         long graceDeadline = Long.MAX_VALUE;
         while (!finished.await(100, TimeUnit.MILLISECONDS)) {
-            if (aborted && graceDeadline == Long.MAX_VALUE) {
-                graceDeadline = System.nanoTime() + config.abortGrace().toNanos();
+            if (cut() && graceDeadline == Long.MAX_VALUE) { // a stop (Stall) cuts at once: nothing would come
+                graceDeadline = System.nanoTime() + (aborted ? config.abortGrace().toNanos() : 0);
             }
             if (System.nanoTime() > Math.min(drainDeadline, graceDeadline)) {
                 workers.forEach(Thread::interrupt);
@@ -203,14 +226,14 @@ public final class LoadRun {
         double cleanupSeconds = (System.nanoTime() - drainEnd) / 1e9;
         waits.close();
         phase = Phase.DONE;
-        return new Outcome(w, drainEnd, cleanup, cleanupSeconds, aborted);
+        return new Outcome(w, drainEnd, cleanup, cleanupSeconds, aborted, stopped, List.copyOf(warnings));
     }
 
     /** Waits for the window to open: auto (every worker ended one cycle), fixed, capped, or cut short. */
     private RunWindow warmup(long startNanos, CountDownLatch finished) throws InterruptedException {
         long limit = startNanos + config.warmupLimit().toNanos();
         var opened = log.windowOpened().toCompletableFuture();
-        while (!aborted && finished.getCount() > 0) {
+        while (!cut() && finished.getCount() > 0) {
             long left = limit - System.nanoTime();
             if (left <= 0) {
                 return log.openWindow(config.autoWarmup()); // auto: capped; fixed: its time is up
@@ -279,12 +302,18 @@ public final class LoadRun {
         long t0 = System.nanoTime();
         long queue;
         boolean recovered = false;
+        if (stall != null) {
+            stall.createSent();
+        }
         try {
             client.persistentVolumeClaims().inNamespace(config.namespace()).resource(claim(name)).create();
             queue = stats.lastWaitNanos();
         } catch (KubernetesClientException e) {
             queue = stats.lastWaitNanos();
             String cause = stats.failed(e);
+            if (stall != null) {
+                stall.createFailed(e);
+            }
             if (!(e.getCode() == 409 || Failures.outcomeUnknown(e)) || !exists(name)) {
                 log.failed("create:" + cause);
                 if (e.getCode() != 409 && Failures.outcomeUnknown(e)) {
@@ -297,6 +326,9 @@ public final class LoadRun {
         }
         try {
             String volume = waits.awaitBound(name, until(deadline));
+            if (stall != null) {
+                stall.served();
+            }
             log.completed(OpLog.Kind.CREATE, t0, queue, recovered);
             return volume;
         } catch (TimeoutException e) {
@@ -347,7 +379,7 @@ public final class LoadRun {
                     queue = stats.lastWaitNanos();
                 }
                 String cause = stats.failed(e);
-                if (aborted || System.nanoTime() + pause * 1_000_000L > deadline) {
+                if (cut() || System.nanoTime() + pause * 1_000_000L > deadline) {
                     log.failed("delete:" + cause);
                     abandon(name);
                     return;
@@ -387,6 +419,7 @@ public final class LoadRun {
                 return;
             }
             long now = System.nanoTime();
+            judgeStall(now);
             for (var it = abandoned.entrySet().iterator(); it.hasNext() && !reaperStop; ) {
                 var e = it.next();
                 if (now > e.getValue()) {
@@ -406,6 +439,27 @@ public final class LoadRun {
                     stats.failed(x); // try again next round
                 }
             }
+        }
+    }
+
+    /** The {@link Stall}'s look, from the reaper's round: a stop verdict ends the run as an abort would. */
+    private void judgeStall(long now) {
+        if (stall == null || stopped != null || aborted) {
+            return;
+        }
+        try {
+            Stall.Verdict v = stall.look(now);
+            if (v == null) {
+                return;
+            }
+            if (v.stop()) {
+                stopped = v.cause();
+                stopping = true;
+            } else {
+                warnings.add(v.cause());
+            }
+        } catch (RuntimeException e) {
+            warnings.add("could not judge whether the cluster serves the run: " + e); // the run goes on
         }
     }
 

@@ -3,6 +3,7 @@ package dev.provbench.load;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceQuota;
 import io.fabric8.kubernetes.api.model.authorization.v1.ResourceAttributesBuilder;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SelfSubjectAccessReviewBuilder;
@@ -10,6 +11,7 @@ import io.fabric8.kubernetes.api.model.storage.StorageClass;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,18 +21,25 @@ import java.util.TreeMap;
  * What a run checks before its first request, so that a run that cannot work fails in seconds naming the
  * missing thing instead of timing out every operation: the namespace exists and a claim may be created in it
  * (a server-side dry run: admission included, nothing stored); the StorageClass exists; the tool may delete,
- * list and watch its claims and list and watch PVs (SelfSubjectAccessReview). Warnings, not failures: no
- * CSIDriver object for the StorageClass's provisioner, and anything the tool may not read to check. It also
- * finds claims of earlier runs left in the namespace.
+ * list and watch its claims and list and watch PVs (SelfSubjectAccessReview). Also fatal, because no create could
+ * complete or every cycle's would be refused: a StorageClass without a provisioner
+ * ({@code kubernetes.io/no-provisioner}) or with {@code volumeBindingMode: WaitForFirstConsumer} (a run creates
+ * no pods), and a ResourceQuota that leaves room for fewer than {@code threads} claims (or their storage).
+ * Warnings, not failures: no CSIDriver object for the StorageClass's provisioner, and anything the tool may not
+ * read to check. It also finds claims of earlier runs left in the namespace. Whether a provisioner serves the
+ * driver cannot be read in advance (its leader Lease, if any, is in a namespace the run does not know); the run
+ * tells it as soon as it shows ({@link Stall}).
  */
 public final class Preflight {
+    /** The provisioner of StorageClasses for PersistentVolumes made by hand. */
+    static final String NO_PROVISIONER = "kubernetes.io/no-provisioner";
 
     /**
      * @param fatal      why the run cannot work, or null
      * @param warnings   what could not be checked or looks wrong but need not be
      * @param staleRuns  claims of other runs in the namespace, by run ID
      */
-    public record Result(String fatal, List<String> warnings, Map<String, Integer> staleRuns) {
+    public record Result(String fatal, List<String> warnings, Map<String, Integer> staleRuns, String provisioner) {
         public int staleClaims() {
             return staleRuns.values().stream().mapToInt(Integer::intValue).sum();
         }
@@ -42,13 +51,17 @@ public final class Preflight {
     public static Result check(KubernetesClient client, RunConfig config, String runId) {
         List<String> warnings = new ArrayList<>();
         String ns = config.namespace();
+        String[] provisioner = new String[1];
         try {
             String fatal = dryRunCreate(client, config, runId);
             if (fatal == null) {
-                fatal = storageClass(client, config.storageClass(), warnings);
+                fatal = storageClass(client, config.storageClass(), warnings, provisioner);
             }
             if (fatal == null) {
                 fatal = access(client, ns, config.waitMode(), warnings);
+            }
+            if (fatal == null) {
+                fatal = quotas(client, config, warnings);
             }
             Map<String, Integer> stale = new TreeMap<>();
             if (fatal == null) {
@@ -60,10 +73,10 @@ public final class Preflight {
                     }
                 }
             }
-            return new Result(fatal, warnings, stale);
+            return new Result(fatal, warnings, stale, provisioner[0]);
         } catch (KubernetesClientException e) {
             return new Result("the cluster at " + client.getMasterUrl() + " did not answer: " + ApiErrors.describe(e),
-                    warnings, Map.of());
+                    warnings, Map.of(), provisioner[0]);
         }
     }
 
@@ -91,7 +104,8 @@ public final class Preflight {
         }
     }
 
-    private static String storageClass(KubernetesClient client, String name, List<String> warnings) {
+    private static String storageClass(KubernetesClient client, String name, List<String> warnings,
+                                       String[] provisionerOut) {
         StorageClass sc;
         try {
             sc = client.storage().v1().storageClasses().withName(name).get();
@@ -107,6 +121,16 @@ public final class Preflight {
             return "StorageClass '" + name + "' does not exist (--storage-class)";
         }
         String provisioner = sc.getProvisioner();
+        provisionerOut[0] = provisioner;
+        if (NO_PROVISIONER.equals(provisioner)) {
+            return "StorageClass '" + name + "' has no provisioner (" + NO_PROVISIONER + "): its claims bind only to "
+                    + "PersistentVolumes made by hand, so no create would complete";
+        }
+        if ("WaitForFirstConsumer".equals(sc.getVolumeBindingMode())) {
+            return "StorageClass '" + name + "' has volumeBindingMode WaitForFirstConsumer: its claims are "
+                    + "provisioned only once a pod that uses them is scheduled, and a run creates no pods; use a "
+                    + "StorageClass with volumeBindingMode Immediate for the same driver";
+        }
         try {
             if (client.storage().v1().csiDrivers().withName(provisioner).get() == null) {
                 warnings.add("no CSIDriver object '" + provisioner + "' (the provisioner of StorageClass '" + name
@@ -117,6 +141,62 @@ public final class Preflight {
                 throw e;
             }
             warnings.add("cannot read CSIDriver '" + provisioner + "' (RBAC: get csidrivers), so it was not checked");
+        }
+        return null;
+    }
+
+    /**
+     * The namespace's ResourceQuotas against what the run holds at once: {@code threads} claims of {@code size}
+     * (more for a moment while deleted claims go). Room for fewer is fatal: the creates past it would be refused
+     * every cycle, and the run would measure the quota.
+     */
+    private static String quotas(KubernetesClient client, RunConfig config, List<String> warnings) {
+        List<ResourceQuota> quotas;
+        try {
+            quotas = client.resourceQuotas().inNamespace(config.namespace()).list().getItems();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() != 403) {
+                throw e;
+            }
+            warnings.add("cannot list ResourceQuotas in namespace '" + config.namespace() + "' (RBAC: list "
+                    + "resourcequotas), so whether one leaves room for " + config.threads() + " claims was not checked");
+            return null;
+        }
+        String perClass = config.storageClass() + ".storageclass.storage.k8s.io/";
+        BigDecimal claims = BigDecimal.valueOf(config.threads());
+        BigDecimal bytes = Quantity.getAmountInBytes(new Quantity(config.size())).multiply(claims);
+        for (ResourceQuota q : quotas) {
+            // status.hard and status.used are the quota controller's; before it has counted (or without one),
+            // spec.hard is the limit and nothing is known used
+            // (fabric8's model gives an empty map for a missing one)
+            Map<String, Quantity> hard = q.getStatus() != null && q.getStatus().getHard() != null
+                    && !q.getStatus().getHard().isEmpty() ? q.getStatus().getHard()
+                    : q.getSpec() == null ? null : q.getSpec().getHard();
+            if (hard == null || hard.isEmpty()) {
+                continue;
+            }
+            Map<String, Quantity> used = q.getStatus() == null || q.getStatus().getUsed() == null ? Map.of()
+                    : q.getStatus().getUsed();
+            for (String key : List.of("persistentvolumeclaims", "count/persistentvolumeclaims",
+                    perClass + "persistentvolumeclaims", "requests.storage", perClass + "requests.storage")) {
+                Quantity h = hard.get(key);
+                if (h == null) {
+                    continue;
+                }
+                BigDecimal room = Quantity.getAmountInBytes(h).subtract(used.containsKey(key)
+                        ? Quantity.getAmountInBytes(used.get(key)) : BigDecimal.ZERO);
+                boolean count = key.endsWith("persistentvolumeclaims");
+                BigDecimal need = count ? claims : bytes;
+                if (room.compareTo(need) < 0) {
+                    return "ResourceQuota '" + q.getMetadata().getName() + "' in namespace '" + config.namespace()
+                            + "' leaves room for " + (count ? room.max(BigDecimal.ZERO).toPlainString() + " more claims"
+                            : room.max(BigDecimal.ZERO).toPlainString() + " more bytes of storage")
+                            + " (" + key + ": hard " + h + ", used " + used.getOrDefault(key, new Quantity("0"))
+                            + "), but the run holds up to " + (count ? config.threads() + " claims"
+                            : config.threads() + " × " + config.size()) + " at once (--threads"
+                            + (count ? "" : ", --size") + "): the creates past it would be refused every cycle";
+                }
+            }
         }
         return null;
     }

@@ -10,11 +10,13 @@ import java.time.Duration;
  *                  (zero: no warm-up)
  * @param warmupMax the auto warm-up's cap: past it the window opens anyway (the report says so)
  * @param cleanupTimeout how long cleanup may delete and wait for the run's claims and volumes ({@link RunCleanup})
+ * @param stallTimeout   how long after its first create a cluster run with no completed create is judged by
+ *                       {@link Stall} (zero: never)
  */
 public record RunConfig(int threads, Duration duration, long cycles, Duration opTimeout, String namespace,
                         String storageClass, String size, String accessMode, WaitMode waitMode, double qps,
                         int burst, Duration interval, Duration warmup, Duration warmupMax, Duration abortGrace,
-                        Duration cleanupTimeout) {
+                        Duration cleanupTimeout, Duration stallTimeout) {
 
     /** How workers wait for Bound and for PV-gone; JSON and flag values are the lower-case names. */
     public enum WaitMode {

@@ -15,6 +15,7 @@ import dev.provbench.load.Preflight;
 import dev.provbench.load.RunCleanup;
 import dev.provbench.load.RunConfig;
 import dev.provbench.load.RunWindow;
+import dev.provbench.load.Stall;
 import dev.provbench.local.LocalCluster;
 import dev.provbench.measure.Measurement;
 import dev.provbench.measure.ReportDraft;
@@ -126,8 +127,16 @@ public class RunExecutor {
     }
 
     private void measure(RunExecution e, Setup s, Consumer<String> say) throws Exception {
-        if (!e.request().local && !preflight(e, s, say)) {
-            return;
+        if (!e.request().local) {
+            Preflight.Result pre = preflight(e, s, say);
+            if (pre == null) {
+                return;
+            }
+            RunConfig cfg = e.checked().config();
+            if (!cfg.stallTimeout().isZero()) { // its few LISTs only if it looks: the run's own client
+                s.run().withStall(new Stall(s.client(), cfg.namespace(), e.id(), cfg.storageClass(), pre.provisioner(),
+                        cfg.stallTimeout()));
+            }
         }
         List<Measurement> ms = Measurements.of(e.checked(), new Measurements.Sources(s.run(), s.client(), s.stats(),
                 s.cluster(), s.cluster() != null || csi.isServing() ? inProcessDriver() : null));
@@ -155,9 +164,17 @@ public class RunExecutor {
         ReportDraft draft = new ReportDraft(new ReportDraft.Grid(o.window(), e.checked().config().interval().toNanos(),
                 o.drainEndNanos()));
         ms.forEach(m -> m.report(draft));
+        if (o.stopped() != null) {
+            draft.warn("the run stopped on its own: " + o.stopped());
+        }
+        o.warnings().forEach(draft::warn);
+        if (!o.cleanup().clean() && !e.request().local) {
+            draft.warn("cleanup left " + o.cleanup().leftover().size() + " object(s) in the cluster: the run exits 3 "
+                    + "whatever its thresholds say");
+        }
         RunReport report = draft.build(version, e.request().local ? "local" : "cluster", e.id(), reportConfig(e),
                 cleanup(o, e), e.checked().slo());
-        end(e, o, report);
+        end(e, o, report, say);
     }
 
     /** The report's cleanup: what {@code load.RunCleanup} found, and the command that removes what is left. */
@@ -205,10 +222,24 @@ public class RunExecutor {
         }).schedule();
     }
 
-    private static void end(RunExecution e, LoadRun.Outcome o, RunReport report) {
+    /**
+     * The state and exit code: aborted (3); stopped on its own, the cluster not serving the run (3); cleanup
+     * left objects in a cluster (3, whatever the thresholds said: a CI job must not read success while the
+     * cluster holds the run's objects); a threshold failed (1); else 0.
+     */
+    private static void end(RunExecution e, LoadRun.Outcome o, RunReport report, Consumer<String> say) {
+        String left = o.cleanup().clean() || e.request().local ? null : "cleanup left "
+                + o.cleanup().leftover().size() + " object(s): " + report.cleanup().command();
         if (o.aborted()) {
             e.ended(RunExecution.State.ABORTED, ExitCodes.FAILED, report,
-                    "aborted; the report covers the time until the abort");
+                    "aborted; the report covers the time until the abort" + (left == null ? "" : "; " + left));
+        } else if (o.stopped() != null) {
+            String why = "the run stopped: " + o.stopped() + (left == null ? "" : "; " + left);
+            say.accept(why);
+            e.ended(RunExecution.State.FAILED, ExitCodes.FAILED, report, why);
+        } else if (left != null) {
+            say.accept(left);
+            e.ended(RunExecution.State.FAILED, ExitCodes.FAILED, report, left);
         } else if (Boolean.FALSE.equals(report.passed())) {
             e.ended(RunExecution.State.FAILED, ExitCodes.THRESHOLD, report, "a threshold failed");
         } else {
@@ -218,10 +249,10 @@ public class RunExecutor {
 
     /**
      * {@code load.Preflight} with its own unlimited, uncounted client (its few requests are not the run's and
-     * must not spend the run's tokens); false when the run cannot work (ended as failed, exit code 3). Claims
+     * must not spend the run's tokens); null when the run cannot work (ended as failed, exit code 3). Claims
      * of earlier runs are listed, or removed first with {@code --cleanup-stale}.
      */
-    private boolean preflight(RunExecution e, Setup s, Consumer<String> say) {
+    private Preflight.Result preflight(RunExecution e, Setup s, Consumer<String> say) {
         RunConfig cfg = e.checked().config();
         try (KubernetesClient c = KubeClients.client(s.client().getConfiguration(), RateLimiter.of(-1, 0),
                 new RequestStats("preflight", null))) {
@@ -229,7 +260,7 @@ public class RunExecutor {
             r.warnings().forEach(w -> say.accept("warning: " + w));
             if (r.fatal() != null) {
                 fail(e, "preflight: " + r.fatal(), say);
-                return false;
+                return null;
             }
             if (r.staleClaims() > 0) {
                 String runs = String.join(", ", r.staleRuns().keySet());
@@ -244,11 +275,11 @@ public class RunExecutor {
                     if (!gone.clean()) {
                         fail(e, "--cleanup-stale: " + gone.leftover().size() + " object(s) of earlier runs remain: "
                                 + gone.leftover().get(0) + (gone.leftover().size() > 1 ? ", …" : ""), say);
-                        return false;
+                        return null;
                     }
                 }
             }
-            return true;
+            return r;
         }
     }
 

@@ -63,6 +63,12 @@ public class RunRequest {
             + "the command that removes it (default ${DEFAULT-VALUE}).")
     public String cleanupTimeout = "3m";
 
+    @Option(names = "--stall-timeout", description = "Against a cluster: when no create has completed this long "
+            + "after the first, read the claims' Events and stop the run (exit 3) if they show it cannot work — no "
+            + "provisioner serves the StorageClass's driver, nothing hands claims to one, every create refused, "
+            + "the driver refuses every claim —, naming the cause; 0 = never (default ${DEFAULT-VALUE}).")
+    public String stallTimeout = "30s";
+
     @Option(names = "--cleanup-stale", description = "Before the run, remove the claims earlier runs left in the "
             + "namespace (every claim carrying the run label, as 'provbench cleanup --all' does); without it they "
             + "are only listed in a warning.")
@@ -379,6 +385,7 @@ public class RunRequest {
         Duration step = duration("interval", interval, false, max);
         Duration grace = duration("abortGrace", abortGrace, true, max);
         Duration cleanupIn = duration("cleanupTimeout", cleanupTimeout, false, max);
+        Duration stallIn = duration("stallTimeout", stallTimeout, true, max);
         if (step.compareTo(Duration.ofSeconds(1)) < 0) {
             throw bad("interval", "must be at least 1s");
         }
@@ -451,7 +458,7 @@ public class RunRequest {
         Map<String, Long> procs = processes(processes);
         RunConfig cfg = new RunConfig(threads, d, cycles == null ? 0 : cycles, timeout, namespace,
                 local ? LocalCluster.STORAGE_CLASS : storageClass, size, accessMode, waitMode, qps, burst, step,
-                warm, warmMax, grace, cleanupIn);
+                warm, warmMax, grace, cleanupIn, stallIn);
         return new Checked(this, cfg, new ReportBuilder.Slo(minOpsPerSec, maxFailures, p99, maxFailureRatio), kc,
                 log, podNs,
                 podSelector, metrics, audit, driver, procs);
