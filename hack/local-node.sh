@@ -18,7 +18,7 @@
 #     last process. A snapshot of the host taken before `up` (kernel settings, ip_forward, firewall rules, mounts,
 #     links, routes, network namespaces) is compared after `down`: a difference is named and exits 1.
 
-COREDNS_VERSION=${COREDNS_VERSION:-v1.14.7}
+COREDNS_VERSION=$(sed -n 's|^require github.com/coredns/coredns \(v[^ ]*\)$|\1|p' "$PB_ROOT/hack/tools/coredns/go.mod")
 NODE_NS=provbench-node
 NODE_NAME=provbench-node
 NODE_HOST_IF=pbnode0
@@ -75,6 +75,9 @@ node_install() {
 }
 
 node_network_up() {
+  # `ip netns add` makes /run/netns (and a bind mount of it) the first time on a machine: down removes them then
+  [[ -d /run/netns ]] || touch "$DIR/netns-dir-ours"
+  mountpoint -q /run/netns 2>/dev/null || touch "$DIR/netns-mount-ours"
   ip netns add "$NODE_NS" || pb_die "ip netns add $NODE_NS failed (left over? hack/local-cluster down)"
   ip link add "$NODE_HOST_IF" type veth peer name eth0 netns "$NODE_NS"
   ip addr add "$NODE_HOST_IP/30" dev "$NODE_HOST_IF"
@@ -265,7 +268,9 @@ cluster.local:53 in-addr.arpa:53 ip6.arpa:53 {
     }
 }
 EOF
-  start coredns "$PB_BIN/coredns-$COREDNS_VERSION/coredns" -conf "$DIR/node/Corefile"
+  local coredns
+  coredns=$("$PB_ROOT/hack/tools/build.sh" coredns) || return 1
+  start coredns "$coredns" -conf "$DIR/node/Corefile"
   # the Service kube-dns at $CLUSTER_DNS, its endpoint CoreDNS on the host's veth address (no pod of its own)
   $kubectl apply -f - >/dev/null <<EOF
 apiVersion: v1
@@ -356,6 +361,14 @@ node_down() {
 node_network_down() {
   ip netns del "$NODE_NS" 2>/dev/null || true
   ip link del "$NODE_HOST_IF" 2>/dev/null || true
+  # what `ip netns add` made of /run/netns, if up's was the first (and no other namespace is there now)
+  if [[ -f "$DIR/netns-mount-ours" && -z $(ls -A /run/netns 2>/dev/null) ]]; then
+    umount /run/netns 2>/dev/null || true
+  fi
+  if [[ -f "$DIR/netns-dir-ours" && -z $(ls -A /run/netns 2>/dev/null) ]]; then
+    rmdir /run/netns 2>/dev/null || true
+  fi
+  rm -f "$DIR/netns-mount-ours" "$DIR/netns-dir-ours"
   rm -rf "$DIR/node"
   return 0
 }

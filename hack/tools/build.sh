@@ -2,9 +2,10 @@
 # Builds the real control-plane components from the Go module proxy at pinned versions, once, into
 # ~/.cache/provbench/bin/<component>-<version>/. Used by hack/local-cluster.
 #
-#   hack/tools/build.sh [etcd|kube|node|csi-provisioner|csi-provisioner-static|pause|csi-sanity|benchstat|promtool|all]
+#   hack/tools/build.sh [etcd|kube|node|coredns|csi-provisioner|csi-provisioner-static|pause|csi-sanity|benchstat|promtool|all]
 #
-# benchstat, promtool, csi-provisioner-static and pause print the binary's path (the last two: for hack/images).
+# benchstat, promtool, csi-provisioner-static, pause and coredns print the binary's path (csi-provisioner-static and
+# pause: for hack/images; coredns: for hack/local-node.sh).
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
 
@@ -12,7 +13,8 @@ ETCD_VERSION=${ETCD_VERSION:-v3.6.16}
 KUBE_VERSION=${KUBE_VERSION:-v1.36.3}
 PROVISIONER_VERSION=${PROVISIONER_VERSION:-v6.3.0}
 SANITY_VERSION=${SANITY_VERSION:-v5.4.0}
-COREDNS_VERSION=${COREDNS_VERSION:-v1.14.7}
+# CoreDNS: the version its wrapper module (hack/tools/coredns: only the plugins the node's Corefile uses) requires
+COREDNS_VERSION=$(sed -n 's|^require github.com/coredns/coredns \(v[^ ]*\)$|\1|p' "$PB_ROOT/hack/tools/coredns/go.mod")
 # the peers the CI cross-checks run: benchstat (golang.org/x/perf, no tags: a pseudo-version) and promtool
 BENCHSTAT_VERSION=${BENCHSTAT_VERSION:-v0.0.0-20260908200009-22c9c6c9d4da}
 PROMTOOL_VERSION=${PROMTOOL_VERSION:-v0.316.0}
@@ -54,7 +56,7 @@ build_provisioner() {
 }
 
 # build_node: what `hack/local-cluster up --node` adds: kubelet, kube-scheduler, kube-proxy (the same wrapper module
-# and version as kube-apiserver) and CoreDNS
+# and version as kube-apiserver) and CoreDNS (build_coredns)
 build_node() {
   local out="$PB_BIN/kube-$KUBE_VERSION"
   if [[ ! -x "$out/kubelet" || ! -x "$out/kube-scheduler" || ! -x "$out/kube-proxy" ]]; then
@@ -65,7 +67,20 @@ build_node() {
           -o "$out/$c" "k8s.io/kubernetes/cmd/$c" || exit 1
       done) || pb_die "kubelet/kube-scheduler/kube-proxy build failed"
   fi
-  pb_go_install coredns "$COREDNS_VERSION" "github.com/coredns/coredns@$COREDNS_VERSION" >/dev/null
+  build_coredns >/dev/null
+}
+
+# build_coredns: CoreDNS from hack/tools/coredns (bind, errors, cache, template, kubernetes: not the cloud DNS
+# plugins of the full build), cached by the hash of that module; prints the binary's path
+build_coredns() {
+  local hash out
+  hash=$(cat "$TOOLS/coredns/main.go" "$TOOLS/coredns/go.mod" "$TOOLS/coredns/go.sum" | sha256sum | cut -c1-16)
+  out="$PB_BIN/coredns-$COREDNS_VERSION-$hash"
+  if [[ ! -x "$out/coredns" ]]; then
+    pb_log "building CoreDNS $COREDNS_VERSION ($hash: the node's plugins only)"
+    (cd "$TOOLS/coredns" && go build -trimpath -o "$out/coredns" .) || pb_die "CoreDNS build failed"
+  fi
+  printf '%s\n' "$out/coredns"
 }
 
 # build_pause: the pod sandbox's process (hack/tools/pause), static, cached by the hash of its source
@@ -87,11 +102,12 @@ case "${1:-all}" in
   csi-provisioner-static) build_provisioner; printf '%s\n' "$PB_BIN/csi-provisioner-$PROVISIONER_VERSION-static/csi-provisioner" ;;
   pause) build_pause ;;
   node) build_node ;;
+  coredns) build_coredns ;;
   csi-sanity) pb_go_install csi-sanity "$SANITY_VERSION" "github.com/kubernetes-csi/csi-test/v5/cmd/csi-sanity@$SANITY_VERSION" >/dev/null ;;
   benchstat) pb_go_install benchstat "$BENCHSTAT_VERSION" "golang.org/x/perf/cmd/benchstat@$BENCHSTAT_VERSION" ;;
   # remove_all_sd: without the service-discovery plugins (cloud SDKs) that `check metrics` never uses — a
   # fraction of the build on 2 cores
   promtool) pb_go_install promtool "$PROMTOOL_VERSION" "github.com/prometheus/prometheus/cmd/promtool@$PROMTOOL_VERSION" remove_all_sd ;;
   all) build_etcd; build_provisioner; build_kube ;;
-  *) pb_die "unknown component '$1' (etcd, kube, node, csi-provisioner, csi-provisioner-static, pause, csi-sanity, benchstat, promtool, all)" ;;
+  *) pb_die "unknown component '$1' (etcd, kube, node, coredns, csi-provisioner, csi-provisioner-static, pause, csi-sanity, benchstat, promtool, all)" ;;
 esac
