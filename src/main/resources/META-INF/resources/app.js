@@ -83,6 +83,35 @@ function chart(svg, title, points, color) {
   svg.innerHTML = s;
 }
 
+function esc(t) {
+  return String(t).replace(/[&<>"]/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+}
+
+// Where an op's time goes: one bar per stage, from its mean start to its mean end (the server's figures).
+function waterfall(svg, title, stages) {
+  const W = 760, H = 220, L = 190, T = 26, row = Math.min(26, (H - T - 8) / Math.max(1, (stages || []).length));
+  let s = `<text x="6" y="16">${esc(title)}</text>`;
+  if (!stages || stages.length === 0 || stages.every(x => x.n === 0)) {
+    svg.innerHTML = s + `<text x="${W / 2}" y="${H / 2}" text-anchor="middle">waiting for the window's ops…</text>`;
+    svg.dataset.stages = 0;
+    return;
+  }
+  const total = stages.reduce((a, x) => a + Math.max(0, x.mean), 0) || 1;
+  const scale = (W - L - 110) / total;
+  let at = 0;
+  stages.forEach((x, i) => {
+    const y = T + i * row, m = Math.max(0, x.mean);
+    const color = x.clocks.startsWith('tool+') ? '#d9480f' : '#2563eb';
+    s += `<text x="6" y="${(y + row * 0.65).toFixed(1)}">${esc(x.stage)}</text>`;
+    s += `<rect x="${(L + at * scale).toFixed(1)}" y="${(y + 3).toFixed(1)}" width="${Math.max(1, m * scale).toFixed(1)}" `
+      + `height="${(row - 6).toFixed(1)}" fill="${color}"><title>${esc(x.stage)}: mean ${fmt(x.mean)} ms, p99 ${fmt(x.p99)}, n=${x.n}</title></rect>`;
+    s += `<text x="${(L + (at + m) * scale + 4).toFixed(1)}" y="${(y + row * 0.65).toFixed(1)}">${fmt(x.mean)} ms</text>`;
+    at += m;
+  });
+  svg.innerHTML = s;
+  svg.dataset.stages = stages.length;
+}
+
 function reportLinks(run) {
   const l = run.links || {};
   return ['json', 'markdown', 'bench', 'html'].filter(f => l[f])
@@ -118,6 +147,9 @@ function drawRun(run) {
     const samples = p.samples || [];
     chart($('ops-chart'), 'ops/s (creates + deletes, last 5 s; the server\'s figures)', samples.map(s => [s.t, s.opsPerSecond]), '#2563eb');
     chart($('throttled-chart'), 'requests throttled by provbench\'s client-side limiter (cumulative)', samples.map(s => [s.t, s.throttled]), '#d9480f');
+    const st = p.stages || {};
+    waterfall($('waterfall-create'), 'where a create\'s time goes (mean ms per stage, window ops so far)', st.create);
+    waterfall($('waterfall-delete'), 'where a delete\'s time goes (mean ms per stage, window ops so far)', st.delete);
   }
   const links = reportLinks(run);
   $('reports').innerHTML = links ? 'Report: ' + links : '';

@@ -169,6 +169,39 @@ public class DriverResource {
         return out;
     }
 
+    /**
+     * When the driver received and answered each CreateVolume and DeleteVolume (the last
+     * {@link dev.provbench.csi.CallLog#CAPACITY}), paged: {@code after} the last sequence seen, at most
+     * {@code limit} (≤ {@value #MAX_CALLS}) calls; {@code missed}: calls overwritten before they were read.
+     */
+    @GET
+    @Path("/calls")
+    public Map<String, Object> calls(@jakarta.ws.rs.QueryParam("after") @jakarta.ws.rs.DefaultValue("0") String after,
+            @jakarta.ws.rs.QueryParam("limit") @jakarta.ws.rs.DefaultValue("1000") String limit) {
+        present();
+        long a;
+        int l;
+        try {
+            a = Long.parseLong(after);
+            l = Integer.parseInt(limit);
+        } catch (NumberFormatException e) {
+            throw bad("after and limit must be whole numbers");
+        }
+        if (a < 0 || l < 1 || l > MAX_CALLS) {
+            throw bad("after must be ≥ 0 and limit within 1…" + MAX_CALLS);
+        }
+        dev.provbench.csi.CallLog.Page p = metrics.calls().after(a, l);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("calls", p.calls());
+        out.put("next", p.next());
+        out.put("missed", p.missed());
+        out.put("clock", "epoch microseconds of the driver's wall clock");
+        out.put("startTime", java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime() / 1000.0);
+        return out;
+    }
+
+    static final int MAX_CALLS = 10_000;
+
     /** 404 in a process that serves no driver ({@code serve --no-driver}), naming where the driver is. */
     private void present() {
         String elsewhere = server.elsewhere();

@@ -27,6 +27,7 @@ public class CallMetrics {
 
     private final MeterRegistry registry;
     private final Map<Key, Meters> meters = new ConcurrentHashMap<>();
+    private final CallLog calls = new CallLog();
 
     public CallMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -37,18 +38,53 @@ public class CallMetrics {
         return this::interceptCall;
     }
 
+    /** When each CreateVolume and DeleteVolume was received and answered (the stages of a run's operations). */
+    public CallLog calls() {
+        return calls;
+    }
+
     private <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
             ServerCallHandler<Q, R> next) {
         String method = CsiMethods.bareName(call.getMethodDescriptor().getFullMethodName());
         long start = System.nanoTime();
+        boolean logged = "CreateVolume".equals(method) || "DeleteVolume".equals(method);
+        String[] seen = new String[2]; // request's name or volume id, response's volume id
+        long[] received = new long[1];
         ServerCall<Q, R> counted = new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
+            @Override
+            public void sendMessage(R message) {
+                if (message instanceof csi.v1.Csi.CreateVolumeResponse r) {
+                    seen[1] = r.getVolume().getVolumeId();
+                }
+                super.sendMessage(message);
+            }
+
             @Override
             public void close(Status status, Metadata trailers) {
                 record(method, status.getCode(), System.nanoTime() - start);
+                if (logged && seen[0] != null) {
+                    calls.add(method, seen[0], status.isOk() ? seen[1] : null, received[0], CallLog.nowMicros(),
+                            status.getCode().name());
+                }
                 super.close(status, trailers);
             }
         };
-        return next.startCall(counted, headers);
+        ServerCall.Listener<Q> listener = next.startCall(counted, headers);
+        if (!logged) {
+            return listener;
+        }
+        return new io.grpc.ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
+            @Override
+            public void onMessage(Q message) {
+                received[0] = CallLog.nowMicros();
+                if (message instanceof csi.v1.Csi.CreateVolumeRequest r) {
+                    seen[0] = r.getName();
+                } else if (message instanceof csi.v1.Csi.DeleteVolumeRequest r) {
+                    seen[0] = r.getVolumeId();
+                }
+                super.onMessage(message);
+            }
+        };
     }
 
     void record(String method, Status.Code code, long nanos) {

@@ -66,6 +66,9 @@ public final class LoadRun {
     private final String runId;
     private final AtomicLong sequence = new AtomicLong();
     private final AtomicLong windowCycles = new AtomicLong();
+    private final AtomicLong cyclesEnded = new AtomicLong();
+    /** Permits to start: one per worker, handed out by {@link #ramp}. */
+    private final java.util.concurrent.Semaphore starts = new java.util.concurrent.Semaphore(0);
     private volatile boolean stopping;
     private volatile boolean aborted;
     /** Why the run stopped on its own (a {@link Stall} verdict), or null. */
@@ -80,6 +83,7 @@ public final class LoadRun {
     /** How long after a failed create the reaper looks for its claim, on top of the op timeout. */
     static final Duration REAP_FOR = Duration.ofSeconds(30);
     private volatile OpLog log;
+    private final Stamps stamps = new Stamps();
     private Waits waits;
     private MeterRegistry registry;
 
@@ -114,6 +118,10 @@ public final class LoadRun {
         return aborted || stopped != null;
     }
 
+    public RunConfig config() {
+        return config;
+    }
+
     public String runId() {
         return runId;
     }
@@ -125,6 +133,11 @@ public final class LoadRun {
 
     public Phase phase() {
         return phase;
+    }
+
+    /** When each step of each op happened, as this run saw it. */
+    public Stamps stamps() {
+        return stamps;
     }
 
     /**
@@ -142,7 +155,7 @@ public final class LoadRun {
 
     /** Starts the informers (this is also the check that the cluster answers). */
     public void prepare() throws Exception {
-        waits = new Waits(client, stats, config.namespace(), runId, config.waitMode(), Duration.ofSeconds(60));
+        waits = new Waits(client, stats, config.namespace(), runId, config.waitMode(), Duration.ofSeconds(60), stamps);
     }
 
     /** Intervals of the time series the run can span: warm-up, window, drain, plus one. */
@@ -169,6 +182,15 @@ public final class LoadRun {
             w = log.openWindowAtRunStart();
             phase = Phase.WINDOW;
             listener.windowStart(w);
+        }
+        Thread ramp = null;
+        if (config.ramp() != null && config.ramp().isZero()) {
+            starts.release(config.threads());
+        } else {
+            starts.release(1);
+            ramp = new Thread(() -> ramp(System.nanoTime()), "provbench-ramp");
+            ramp.setDaemon(true);
+            ramp.start();
         }
         Thread reaper = new Thread(this::reap, "provbench-reaper");
         reaper.setDaemon(true);
@@ -218,6 +240,10 @@ public final class LoadRun {
             }
         }
         long drainEnd = System.nanoTime();
+        if (ramp != null) {
+            ramp.interrupt();
+            ramp.join(10_000);
+        }
         reaperStop = true;
         reaper.interrupt();
         reaper.join(10_000);
@@ -249,7 +275,45 @@ public final class LoadRun {
         return log.openWindow(false);
     }
 
+    /**
+     * Hands out the workers' start permits (the first was handed out before): auto — one more each time a cycle
+     * ends, and at least one per warm-up cap / (2 · threads), so a pipeline that does not end cycles still gets
+     * every worker within half the cap; fixed — evenly over {@code ramp}. At full load cycles end at the
+     * pipeline's rate, so the auto starts spread over about one cycle time, and the closed loop keeps them
+     * spread: the window sees a mix of creates and deletes, not the waves of 64 workers started together.
+     */
+    private void ramp(long t0) {
+        int threads = config.threads();
+        long floorStep = Math.max(1, config.warmupMax().toNanos() / (2L * threads));
+        int released = 1;
+        while (released < threads && !stopping) {
+            long elapsed = System.nanoTime() - t0;
+            long target = config.autoRamp() ? 1 + cyclesEnded.get() + elapsed / floorStep
+                    : 1 + (long) (elapsed / (double) config.ramp().toNanos() * threads);
+            int now = (int) Math.min(threads, target);
+            if (now > released) {
+                starts.release(now - released);
+                released = now;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
     private void work(int index) {
+        try {
+            while (!starts.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+                if (stopping) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
         while (!stopping) {
             if (config.cycles() > 0 && log.window().opened() && windowCycles.incrementAndGet() > config.cycles()) {
                 return;
@@ -284,6 +348,7 @@ public final class LoadRun {
             }
         } finally {
             log.cycleEnded(worker);
+            cyclesEnded.incrementAndGet();
         }
     }
 
@@ -306,8 +371,11 @@ public final class LoadRun {
             stall.createSent();
         }
         try {
-            client.persistentVolumeClaims().inNamespace(config.namespace()).resource(claim(name)).create();
+            PersistentVolumeClaim made = client.persistentVolumeClaims().inNamespace(config.namespace())
+                    .resource(claim(name)).create();
+            long answered = System.nanoTime();
             queue = stats.lastWaitNanos();
+            stamps.createSent(name, t0, t0 + queue, answered, made == null ? null : made.getMetadata().getUid());
         } catch (KubernetesClientException e) {
             queue = stats.lastWaitNanos();
             String cause = stats.failed(e);
@@ -316,6 +384,7 @@ public final class LoadRun {
             }
             if (!(e.getCode() == 409 || Failures.outcomeUnknown(e)) || !exists(name)) {
                 log.failed("create:" + cause);
+                stamps.forget(name);
                 if (e.getCode() != 409 && Failures.outcomeUnknown(e)) {
                     abandon(name);
                 }
@@ -329,16 +398,24 @@ public final class LoadRun {
             if (stall != null) {
                 stall.served();
             }
-            log.completed(OpLog.Kind.CREATE, t0, queue, recovered);
+            long end = System.nanoTime();
+            OpLog.Phase p = log.completed(OpLog.Kind.CREATE, t0, queue, recovered, end);
+            if (recovered) {
+                stamps.forget(name); // its POST's answer was lost: no stages
+            } else {
+                stamps.completed(name, true, end, p);
+            }
             return volume;
         } catch (TimeoutException e) {
             log.failed("create:timeout");
+            stamps.forget(name);
             abandon(name);
         } catch (IllegalStateException e) {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
             log.failed("create:" + e.getClass().getSimpleName());
+            stamps.forget(name);
             abandon(name);
             backoff();
         }
@@ -367,12 +444,18 @@ public final class LoadRun {
         long deadline = t1 + config.opTimeout().toNanos();
         long queue = -1;
         long pause = 250;
+        String handle = waits.handleOf(volume);
+        if (handle != null) {
+            stamps.handle(name, handle);
+        }
         while (true) {
             try {
                 client.persistentVolumeClaims().inNamespace(config.namespace()).withName(name).delete();
+                long answered = System.nanoTime();
                 if (queue < 0) {
                     queue = stats.lastWaitNanos();
                 }
+                stamps.deleteSent(name, t1, t1 + queue, answered); // after retries: the answer that took
                 break;
             } catch (KubernetesClientException e) {
                 if (queue < 0) {
@@ -381,6 +464,7 @@ public final class LoadRun {
                 String cause = stats.failed(e);
                 if (cut() || System.nanoTime() + pause * 1_000_000L > deadline) {
                     log.failed("delete:" + cause);
+                    stamps.forget(name);
                     abandon(name);
                     return;
                 }
@@ -391,10 +475,13 @@ public final class LoadRun {
         }
         try {
             waits.awaitGone(volume, until(deadline));
-            log.completed(OpLog.Kind.DELETE, t1, queue);
+            long end = System.nanoTime();
+            stamps.completed(name, false, end, log.completed(OpLog.Kind.DELETE, t1, queue, false, end));
         } catch (TimeoutException e) {
             log.failed("delete:timeout");
+            stamps.forget(name);
         } catch (IllegalStateException e) {
+            stamps.forget(name);
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }

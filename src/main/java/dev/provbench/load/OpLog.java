@@ -62,6 +62,9 @@ public final class OpLog {
     private final IntervalCounts seriesCreates;
     private final IntervalCounts seriesDeletes;
     private final IntervalCounts seriesFailures;
+    /** Completed ops (both kinds) per {@link #FINE_STEP_NANOS}, for the steady-state verdict. */
+    private final IntervalCounts seriesFine;
+    public static final long FINE_STEP_NANOS = 1_000_000_000L;
     private final AtomicLong inFlight = new AtomicLong();
     private final AtomicLong completions = new AtomicLong();
     private final java.util.concurrent.CompletableFuture<RunWindow> opened = new java.util.concurrent.CompletableFuture<>();
@@ -84,6 +87,8 @@ public final class OpLog {
         this.seriesCreates = new IntervalCounts(runStartNanos, intervalNanos, intervals);
         this.seriesDeletes = new IntervalCounts(runStartNanos, intervalNanos, intervals);
         this.seriesFailures = new IntervalCounts(runStartNanos, intervalNanos, intervals);
+        this.seriesFine = new IntervalCounts(runStartNanos, FINE_STEP_NANOS,
+                (int) Math.min(200_000, (long) intervals * intervalNanos / FINE_STEP_NANOS + 1));
         for (Kind k : Kind.values()) {
             Map<Part, Histogram> m = new EnumMap<>(Part.class);
             for (Part p : Part.values()) {
@@ -207,13 +212,18 @@ public final class OpLog {
 
     /** As {@link #completed(Kind, long, long)}; {@code recovered}: a create adopted after its answer was lost. */
     public Phase completed(Kind kind, long startNanos, long queueNanos, boolean recovered) {
+        return completed(kind, startNanos, queueNanos, recovered, System.nanoTime());
+    }
+
+    /** As above, completed at {@code now} ({@link System#nanoTime()}, taken by the caller just before). */
+    public Phase completed(Kind kind, long startNanos, long queueNanos, boolean recovered, long now) {
         Phase p;
         long total;
         synchronized (this) {
-            long now = System.nanoTime();
             total = now - startNanos;
             p = phase(now);
             (kind == Kind.CREATE ? seriesCreates : seriesDeletes).add(now);
+            seriesFine.add(now);
             if (p == Phase.WINDOW) {
                 if (recovered) {
                     events.merge(Event.RECOVERED, 1L, Long::sum);
@@ -291,6 +301,11 @@ public final class OpLog {
 
     public IntervalCounts series(Kind kind) {
         return kind == Kind.CREATE ? seriesCreates : seriesDeletes;
+    }
+
+    /** Completed ops of both kinds per {@link #FINE_STEP_NANOS} from the run's start. */
+    public IntervalCounts fineSeries() {
+        return seriesFine;
     }
 
     public IntervalCounts failureSeries() {

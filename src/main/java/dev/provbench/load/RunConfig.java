@@ -12,11 +12,13 @@ import java.time.Duration;
  * @param cleanupTimeout how long cleanup may delete and wait for the run's claims and volumes ({@link RunCleanup})
  * @param stallTimeout   how long after its first create a cluster run with no completed create is judged by
  *                       {@link Stall} (zero: never)
+ * @param ramp           null = auto (one worker, then one more per ended cycle, see {@link LoadRun}); zero: all
+ *                       at once; else evenly over this time
  */
 public record RunConfig(int threads, Duration duration, long cycles, Duration opTimeout, String namespace,
                         String storageClass, String size, String accessMode, WaitMode waitMode, double qps,
                         int burst, Duration interval, Duration warmup, Duration warmupMax, Duration abortGrace,
-                        Duration cleanupTimeout, Duration stallTimeout) {
+                        Duration cleanupTimeout, Duration stallTimeout, Duration ramp) {
 
     /** How workers wait for Bound and for PV-gone; JSON and flag values are the lower-case names. */
     public enum WaitMode {
@@ -33,6 +35,10 @@ public record RunConfig(int threads, Duration duration, long cycles, Duration op
 
     public boolean autoWarmup() {
         return warmup == null;
+    }
+
+    public boolean autoRamp() {
+        return ramp == null;
     }
 
     /** The longest the warm-up can last. */

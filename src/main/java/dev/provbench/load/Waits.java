@@ -25,6 +25,8 @@ import java.util.concurrent.TimeoutException;
  */
 public final class Waits implements AutoCloseable {
     public static final Duration POLL_INTERVAL = Duration.ofMillis(200);
+    /** The PV controller's mark that a claim is for this provisioner (kube-controller-manager sets it). */
+    static final String ANN_PROVISIONER = "volume.kubernetes.io/storage-provisioner";
 
     private final KubernetesClient client;
     private final RequestStats stats;
@@ -36,9 +38,17 @@ public final class Waits implements AutoCloseable {
     private SharedIndexInformer<PersistentVolume> volumes;
     private Lister<PersistentVolumeClaim> claimLister;
     private Lister<PersistentVolume> volumeLister;
+    private final Stamps stamps;
 
     public Waits(KubernetesClient client, RequestStats stats, String namespace, String runId,
             RunConfig.WaitMode mode, Duration syncTimeout) throws Exception {
+        this(client, stats, namespace, runId, mode, syncTimeout, new Stamps());
+    }
+
+    /** As above; the informers' handlers stamp what they see into {@code stamps}. */
+    public Waits(KubernetesClient client, RequestStats stats, String namespace, String runId,
+            RunConfig.WaitMode mode, Duration syncTimeout, Stamps stamps) throws Exception {
+        this.stamps = stamps;
         this.client = client;
         this.stats = stats;
         this.namespace = namespace;
@@ -58,14 +68,17 @@ public final class Waits implements AutoCloseable {
             }
 
             public void onDelete(PersistentVolumeClaim c, boolean unknownFinalState) {
+                stamps.claimGone(c.getMetadata().getName(), System.nanoTime());
             }
         });
         volumes = client.persistentVolumes().runnableInformer(0);
         volumes.addEventHandler(new ResourceEventHandler<>() {
             public void onAdd(PersistentVolume v) {
+                volumeChanged(v);
             }
 
             public void onUpdate(PersistentVolume old, PersistentVolume v) {
+                volumeChanged(v);
             }
 
             public void onDelete(PersistentVolume v, boolean unknownFinalState) {
@@ -89,7 +102,32 @@ public final class Waits implements AutoCloseable {
         return c.getSpec().getVolumeName();
     }
 
+    /** A PV of one of this namespace's claims: seen, and (the first time) Released. */
+    private void volumeChanged(PersistentVolume v) {
+        if (v.getSpec() == null || v.getSpec().getClaimRef() == null
+                || !namespace.equals(v.getSpec().getClaimRef().getNamespace())) {
+            return;
+        }
+        long now = System.nanoTime();
+        String claim = v.getSpec().getClaimRef().getName();
+        stamps.pvSeen(claim, v.getSpec().getCsi() == null ? null : v.getSpec().getCsi().getVolumeHandle(), now);
+        if (v.getStatus() != null && "Released".equals(v.getStatus().getPhase())) {
+            stamps.released(claim, now);
+        }
+    }
+
+    /** The CSI volume handle of this PV as the informer has it, or null. */
+    public String handleOf(String volume) {
+        PersistentVolume v = volumeLister == null ? null : volumeLister.get(volume);
+        return v == null || v.getSpec() == null || v.getSpec().getCsi() == null ? null
+                : v.getSpec().getCsi().getVolumeHandle();
+    }
+
     private void claimChanged(PersistentVolumeClaim c) {
+        Map<String, String> ann = c.getMetadata().getAnnotations();
+        if (ann != null && ann.containsKey(ANN_PROVISIONER)) {
+            stamps.marked(c.getMetadata().getName(), c.getMetadata().getUid(), System.nanoTime());
+        }
         String pv = boundVolume(c);
         if (pv != null) {
             CompletableFuture<String> f = bound.remove(c.getMetadata().getName());

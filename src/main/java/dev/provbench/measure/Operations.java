@@ -7,8 +7,6 @@ import dev.provbench.report.ReportBuilder;
 import dev.provbench.report.RunReport;
 import dev.provbench.util.IntervalCounts;
 
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * {@code ops}, {@code latency}, {@code window} (with the steady-state verdict) and the time series' op
@@ -25,6 +23,19 @@ public final class Operations implements Measurement {
         long[] out = new long[rows];
         for (int i = 0; i < rows; i++) {
             out[i] = c.get(i);
+        }
+        return out;
+    }
+
+    /** Ops completed in each whole verdict bin ({@link OpLog#fineSeries}, aligned to the run's start) of the window. */
+    private static long[] windowBins(OpLog log, RunWindow w) {
+        long step = OpLog.FINE_STEP_NANOS;
+        long first = Math.floorDiv(w.windowStartNanos() - w.runStartNanos() + step - 1, step);
+        long end = Math.floorDiv(w.windowEndNanos() - w.runStartNanos(), step);
+        int n = (int) Math.max(0, end - first);
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = log.fineSeries().get((int) (first + i));
         }
         return out;
     }
@@ -49,22 +60,18 @@ public final class Operations implements Measurement {
         long[] deletes = column(log.series(OpLog.Kind.DELETE), rows);
         d.ops(ops, new RunReport.Latencies(latency(log, OpLog.Kind.CREATE), latency(log, OpLog.Kind.DELETE)),
                 creates, deletes, column(log.failureSeries(), rows));
-        List<Double> rates = new ArrayList<>();
-        for (int i = 0; i < rows; i++) {
-            if (d.grid().wholeInWindow(i)) {
-                rates.add(RunWindow.rate(creates[i] + deletes[i], d.grid().start(i), d.grid().end(i)));
-            }
-        }
-        SteadyState.Verdict v = SteadyState.judge(rates.stream().mapToDouble(Double::doubleValue).toArray(),
-                d.grid().stepNanos() / 1e9);
+        SteadyState.Verdict v = SteadyState.judge(windowBins(log, w), OpLog.FINE_STEP_NANOS / 1e9);
         d.window(new RunReport.Window(w.start().toString(), w.end().toString(), ReportBuilder.round(w.warmupSeconds()),
-                w.warmupCapped(), ReportBuilder.round(w.seconds()), v.steady(), v.trendPercentPerMinute(),
-                v.trendCi95(), v.cv(), v.intervals(), v.reason()));
+                w.warmupCapped(), ReportBuilder.round(w.seconds()), v.verdict(), v.reason(),
+                SteadyState.BAND_PERCENT_PER_MINUTE, v.trendPercentPerMinute(), v.trendCi95(), v.cv(), v.lag1(),
+                v.bins(), OpLog.FINE_STEP_NANOS / 1e9, v.wouldTellSeconds()));
         if (w.warmupCapped()) {
             d.warn("warm-up reached --warmup-max before every worker ended a cycle; the window opened anyway");
         }
-        if (!v.steady()) {
+        if (SteadyState.NOT_STEADY.equals(v.verdict())) {
             d.warn("the window is not a steady state — " + v.reason());
+        } else if (!v.steady()) {
+            d.warn("the window cannot tell whether it is a steady state — " + v.reason());
         }
     }
 }

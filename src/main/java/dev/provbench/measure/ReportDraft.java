@@ -55,6 +55,7 @@ public final class ReportDraft {
     private RunReport.Window window;
     private RunReport.Ops ops;
     private RunReport.Latencies latency;
+    private RunReport.Stages stages;
     private RunReport.Requests requests;
     private RunReport.Throttling throttling;
     private RunReport.Driver driver;
@@ -111,6 +112,11 @@ public final class ReportDraft {
         this.creates = creates;
         this.deletes = deletes;
         this.failures = failures;
+    }
+
+    /** {@code latency.stages}. */
+    public void stages(RunReport.Stages s) {
+        stages = s;
     }
 
     public void requests(RunReport.Requests r, RunReport.Throttling t, long[] throttledSeries) {
@@ -185,10 +191,12 @@ public final class ReportDraft {
                 && provisionerNotes.isEmpty() ? null : new RunReport.Provisioner(throttlingLines, logSource,
                 provisionerMetrics, metricsSource, metricsResets, provisionerNotes.isEmpty() ? null : String.join("; ",
                 provisionerNotes));
-        List<RunReport.Threshold> thresholds = ReportBuilder.thresholds(slo, ops, latency);
+        RunReport.Latencies lat = latency == null || stages == null ? latency
+                : new RunReport.Latencies(latency.create(), latency.delete(), stages);
+        List<RunReport.Threshold> thresholds = ReportBuilder.thresholds(slo, ops, lat);
         Boolean passed = thresholds == null ? null : thresholds.stream().allMatch(RunReport.Threshold::passed);
         return new RunReport(RunReport.SCHEMA_VERSION, new RunReport.Tool("provbench", version), mode, runId, passed,
-                config, window, ops, latency, requests, throttling, driver, provisioner,
+                config, window, ops, lat, requests, throttling, driver, provisioner,
                 components.isEmpty() ? null : components, resources.isEmpty() ? null : resources, cleanup,
                 thresholds, warnings.isEmpty() ? null : List.copyOf(warnings), series());
     }

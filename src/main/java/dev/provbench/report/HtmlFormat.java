@@ -44,6 +44,15 @@ public final class HtmlFormat implements ReportFormat {
                 b.append(cpuChart(r, ts));
             }
         }
+        RunReport.Stages st = r.latency().stages();
+        if (st != null) {
+            b.append("<h2>Where the time goes</h2>\n");
+            b.append(waterfall("waterfall-create", "create: mean per stage (window ops with every stamp)", st.create()));
+            b.append(waterfall("waterfall-delete", "delete: mean per stage (window ops with every stamp)", st.delete()));
+            if (st.note() != null) {
+                b.append("<p class=\"s\">").append(esc(st.note())).append("</p>\n");
+            }
+        }
         b.append("<h2>Summary</h2>\n<table id=\"summary\"><tr><th>section</th><th>metric</th><th>value</th></tr>\n");
         String last = null;
         for (Rows.Row row : Rows.of(r)) {
@@ -74,6 +83,35 @@ public final class HtmlFormat implements ReportFormat {
         "#5c940d", "#862e9c"};
 
     /** CPU cores per interval, one line per component, with a legend. */
+    /** One row per stage: a bar from the mean start to the mean end of the stage (means add up to the op's). */
+    static String waterfall(String id, String title, List<RunReport.Stage> stages) {
+        int w = 900, label = 230, row = 22, top = 24;
+        int h = top + row * Math.max(1, stages.size()) + 24;
+        double total = stages.stream().mapToDouble(x -> Math.max(0, x.mean())).sum();
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "<svg id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                + "data-stages=\"%d\" role=\"img\"><text x=\"6\" y=\"16\">%s</text>\n", id, w, h, w, h,
+                stages.size(), esc(title)));
+        double at = 0;
+        double scale = total > 0 ? (w - label - 120) / total : 0;
+        for (int i = 0; i < stages.size(); i++) {
+            RunReport.Stage x = stages.get(i);
+            double mean = Math.max(0, x.mean());
+            int y = top + i * row;
+            b.append(String.format(Locale.ROOT, "<text x=\"6\" y=\"%d\">%s</text>", y + 15, esc(x.stage())));
+            b.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+                    + "fill=\"%s\"><title>%s: mean %s ms, p50 %s, p99 %s, n=%d</title></rect>", label + at * scale, y + 3,
+                    Math.max(1, mean * scale), row - 6, x.clocks().startsWith("tool+") ? "#d9480f" : "#1f6feb",
+                    esc(x.stage()), Rows.num(x.mean()), Rows.num(x.p50()), Rows.num(x.p99()), x.n()));
+            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\">%s ms (%.0f %%)</text>\n",
+                    label + (at + mean) * scale + 4, y + 15, Rows.num(x.mean()), x.share() * 100));
+            at += mean;
+        }
+        b.append(String.format(Locale.ROOT, "<text x=\"6\" y=\"%d\">orange: the stage's ends come from two "
+                + "processes' clocks; total %s ms</text></svg>\n", h - 6, Rows.num(total)));
+        return b.toString();
+    }
+
     static String cpuChart(RunReport r, List<RunReport.Interval> ts) {
         List<String> names = List.copyOf(r.resources().keySet());
         double[] x = ts.stream().mapToDouble(RunReport.Interval::t).toArray();

@@ -28,6 +28,26 @@ final class Rows {
                 num(l.p90()), num(l.p99()), num(l.p999()), num(l.max()), l.count());
     }
 
+    static String stages(List<RunReport.Stage> stages, RunReport.StageOps ops) {
+        StringBuilder b = new StringBuilder();
+        for (RunReport.Stage x : stages) {
+            b.append(b.length() == 0 ? "" : " → ").append(x.stage()).append(' ').append(num(x.mean()))
+                    .append(x.negative() == null ? "" : " (" + x.negative() + " negative)");
+        }
+        long n = ops == null ? 0 : ops.complete();
+        b.append(" (n=").append(n);
+        if (ops != null && ops.missing() != null) {
+            b.append("; left out, by first missing stamp: ").append(map(ops.missing()));
+        }
+        return b.append(')').toString();
+    }
+
+    static String map2(Map<String, String> m) {
+        StringBuilder b = new StringBuilder();
+        m.forEach((k, v) -> b.append(b.length() == 0 ? "" : ", ").append(k).append(": ").append(v));
+        return b.toString();
+    }
+
     static String map(Map<String, Long> m) {
         if (m == null || m.isEmpty()) {
             return "-";
@@ -65,7 +85,8 @@ final class Rows {
         RunReport.Window w = r.window();
         rows.add(new Row("window", "measured", w.start() + " → " + w.end() + " (" + num(w.seconds()) + " s, after "
                 + num(w.warmupSeconds()) + " s warm-up" + (w.warmupCapped() ? ", capped" : "") + ")"));
-        rows.add(new Row("window", "steady state", (w.steady() ? "yes" : "NO") + " — " + w.verdict()));
+        rows.add(new Row("window", "steady state", (w.verdict().equals("steady") ? "" : w.verdict().equals("not steady")
+                ? "NO — " : "CANNOT TELL — ") + w.reason()));
         RunReport.Ops o = r.ops();
         rows.add(new Row("ops", "creates / deletes", o.creates() + " / " + o.deletes()));
         rows.add(new Row("ops", "ops/s (creates+deletes)", num(o.opsPerSecond())));
@@ -87,6 +108,17 @@ final class Rows {
         rows.add(new Row("latency", "delete queue (client limiter)", lat(l.delete().queue())));
         rows.add(new Row("latency", "create total", lat(l.create().total())));
         rows.add(new Row("latency", "delete total", lat(l.delete().total())));
+        if (l.stages() != null) {
+            RunReport.Stages st = l.stages();
+            rows.add(new Row("stages", "create (mean ms)", stages(st.create(), st.ops().get("create"))));
+            rows.add(new Row("stages", "delete (mean ms)", stages(st.delete(), st.ops().get("delete"))));
+            if (st.dominant() != null) {
+                rows.add(new Row("stages", "dominant", map2(st.dominant())));
+            }
+            if (st.note() != null) {
+                rows.add(new Row("stages", "note", st.note()));
+            }
+        }
         RunReport.Requests q = r.requests();
         rows.add(new Row("requests", "total", q.total() + (q.perOp() == null ? "" : " (" + num(q.perOp())
                 + " per op)") + (q.totalIncludingCleanup() == null ? "" : "; " + q.totalIncludingCleanup()

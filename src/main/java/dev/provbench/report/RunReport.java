@@ -22,7 +22,7 @@ public record RunReport(int schemaVersion, Tool tool, String mode, String runId,
                         Map<String, Resources> resources, Cleanup cleanup, List<Threshold> thresholds,
                         List<String> warnings, List<Interval> timeseries) {
 
-    public static final int SCHEMA_VERSION = 2;
+    public static final int SCHEMA_VERSION = 3;
 
     public record Tool(String name, String version) {
     }
@@ -30,7 +30,7 @@ public record RunReport(int schemaVersion, Tool tool, String mode, String runId,
     public record Config(int threads, String duration, Long cycles, String warmup, String warmupMax,
                          String opTimeout, String namespace, String storageClass, String size, String accessMode,
                          String waitMode, double qps, int burst, String interval, Double provisionerQps,
-                         Integer provisionerBurst, String provisionerReads) {
+                         Integer provisionerBurst, String provisionerReads, String ramp) {
     }
 
     /**
@@ -39,18 +39,21 @@ public record RunReport(int schemaVersion, Tool tool, String mode, String runId,
      * @param warmupSeconds         run start → window start
      * @param warmupCapped          the auto warm-up hit {@code --warmup-max} before every worker ended a cycle
      * @param seconds               window start → window end
-     * @param steady                false when the ops/s trend over the window's intervals is significant (its
-     *                              95 % interval excludes 0) and amounts to more than 10 % over the window, or
-     *                              when there are too few intervals to tell
-     * @param trendPercentPerMinute least-squares slope of per-interval ops/s, % of their mean per minute
-     * @param trendCi95             that slope's 95 % confidence interval, same unit
-     * @param cv                    coefficient of variation of the per-interval ops/s
-     * @param intervals             whole intervals inside the window that the verdict used
-     * @param verdict               one line saying why
+     * @param verdict               {@code steady}, {@code not steady} or {@code undetermined} (measure.SteadyState)
+     * @param reason                one line saying why, with the figures
+     * @param bandPercentPerMinute  steady: the trend's 95 % interval lies within ± this
+     * @param trendPercentPerMinute least-squares slope of per-bin ops/s, % of their mean per minute
+     * @param trendCi95             that slope's 95 % confidence interval, same unit, corrected for lag-1
+     *                              autocorrelation
+     * @param cv                    coefficient of variation of the per-bin ops/s
+     * @param lag1                  lag-1 autocorrelation of the fit's residuals
+     * @param bins                  whole bins of {@code binSeconds} inside the window that the verdict used
+     * @param wouldTellSeconds      undetermined: the window length that would tell at this noise, else null
      */
     public record Window(String start, String end, double warmupSeconds, boolean warmupCapped, double seconds,
-                         boolean steady, Double trendPercentPerMinute, List<Double> trendCi95, Double cv,
-                         int intervals, String verdict) {
+                         String verdict, String reason, double bandPercentPerMinute, Double trendPercentPerMinute,
+                         List<Double> trendCi95, Double cv, Double lag1, int bins, double binSeconds,
+                         Double wouldTellSeconds) {
     }
 
     /**
@@ -80,7 +83,45 @@ public record RunReport(int schemaVersion, Tool tool, String mode, String runId,
     public record OpLatency(Latency pipeline, Latency queue, Latency total) {
     }
 
-    public record Latencies(OpLatency create, OpLatency delete) {
+    /** {@code stages}: where each op's time went ({@code measure.OperationStages}); null when not measured. */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record Latencies(OpLatency create, OpLatency delete, Stages stages) {
+        public Latencies(OpLatency create, OpLatency delete) {
+            this(create, delete, null);
+        }
+    }
+
+    /**
+     * One stage of an op, over the window's ops that have every stamp: from the previous stamp to this one (ms).
+     *
+     * @param share    this stage's mean / the sum of the stages' means (the op's mean total time)
+     * @param clocks   {@code tool}, {@code driver}, or {@code tool+driver} when its two ends come from two
+     *                 processes' clocks
+     * @param negative ops whose stage came out below 0 (possible only across two clocks or two observers), else null
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record Stage(String stage, long n, double mean, double p50, double p90, double p99, double max,
+                        double share, String clocks, Long negative) {
+    }
+
+    /**
+     * @param complete  window ops with every stamp (the stages' n)
+     * @param missing   the others, by the first stamp each lacks
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record StageOps(long complete, Map<String, Long> missing) {
+    }
+
+    /**
+     * @param dominant     per kind, the stage with the largest mean
+     * @param driverCalls  where the driver's stamps came from, or null when no driver was readable
+     * @param twoClocks    true when a stage mixes the tool's clock with a driver's on another machine (then
+     *                     those stages may be off by the clocks' offset)
+     * @param note         what may make these figures wrong (calls missed, a source unreadable), or null
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record Stages(List<Stage> create, List<Stage> delete, Map<String, String> dominant,
+                         Map<String, StageOps> ops, String driverCalls, boolean twoClocks, String note) {
     }
 
     /**

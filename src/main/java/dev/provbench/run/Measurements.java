@@ -1,6 +1,7 @@
 package dev.provbench.run;
 
 import dev.provbench.evidence.DriverCounts;
+import dev.provbench.evidence.DriverCallSource;
 import dev.provbench.evidence.DriverStatsHttp;
 import dev.provbench.evidence.MetricsScrape;
 import dev.provbench.evidence.ProcessUsage;
@@ -11,6 +12,7 @@ import dev.provbench.measure.AuditLogRequests;
 import dev.provbench.measure.ClientRequests;
 import dev.provbench.measure.DriverCalls;
 import dev.provbench.measure.Measurement;
+import dev.provbench.measure.OperationStages;
 import dev.provbench.measure.Operations;
 import dev.provbench.measure.ProvisionerLog;
 import dev.provbench.measure.ProvisionerMetrics;
@@ -34,7 +36,7 @@ final class Measurements {
      * driver in this process when it serves (local runs and {@code provbench serve}).
      */
     record Sources(LoadRun run, KubernetesClient client, RequestStats stats, LocalCluster cluster,
-                   DriverCounts inProcessDriver) {
+                   DriverCounts inProcessDriver, dev.provbench.csi.CallLog callLog) {
     }
 
     private Measurements() {
@@ -56,6 +58,7 @@ final class Measurements {
         } else if (s.inProcessDriver() != null) { // provbench serve: this process is the driver
             out.add(new DriverCalls(s.inProcessDriver()));
         }
+        out.add(new OperationStages(s.run(), driverCalls(c, s), c.records()));
         if (c.provisionerLog() != null || c.provisionerPodNamespace() != null) {
             out.add(new ProvisionerLog(c.provisionerLog(), s.client(), c.provisionerPodNamespace(),
                     c.provisionerPodSelector(), c.request().provisionerContainer));
@@ -68,6 +71,17 @@ final class Measurements {
         }
         out.add(resources(c, s));
         return out;
+    }
+
+    /** Where the driver's CreateVolume/DeleteVolume times are read: this process's driver, or --driver-url's. */
+    private static DriverCallSource driverCalls(RunRequest.Checked c, Sources s) {
+        if (s.cluster() == null && c.driverUrl() != null) {
+            String file = System.getenv("PROVBENCH_DRIVER_TOKEN_FILE");
+            return DriverCallSource.http(c.driverUrl(), file == null || file.isBlank() ? null : java.nio.file.Path.of(file),
+                    org.eclipse.microprofile.config.ConfigProvider.getConfig().getOptionalValue("provbench.api.token",
+                            String.class));
+        }
+        return s.callLog() == null ? null : DriverCallSource.inProcess(s.callLog());
     }
 
     private static Resources resources(RunRequest.Checked c, Sources s) {

@@ -53,7 +53,8 @@ public final class RunExecution {
     public record Progress(String phase, double elapsedSeconds, Double warmupSeconds, double windowSeconds,
                            Double plannedSeconds, Long plannedCycles, long creates, long deletes, long failures,
                            long inFlight, Double opsPerSecond, double recentOpsPerSecond, long requests,
-                           long throttled, double throttleWaitSeconds, List<Sample> samples) {
+                           long throttled, double throttleWaitSeconds, List<Sample> samples,
+                           RunReport.Stages stages) {
     }
 
     /** The span of {@code recentOpsPerSecond}. */
@@ -76,6 +77,12 @@ public final class RunExecution {
     private volatile int exitCode = -1;
     private volatile boolean abortRequested;
     private final List<Sample> samples = new ArrayList<>();
+    private volatile java.util.function.Supplier<RunReport.Stages> liveStages;
+
+    /** Where the live view reads the stages of the window's ops so far. */
+    void liveStages(java.util.function.Supplier<RunReport.Stages> s) {
+        liveStages = s;
+    }
     private final List<Raw> recent = new ArrayList<>();
 
     public RunExecution(RunRequest.Checked checked) {
@@ -181,6 +188,7 @@ public final class RunExecution {
         finished = Instant.now();
         state = ending.state();
         run = null;
+        liveStages = null;
     }
 
     /** Records one point of the live series (called every second while running). */
@@ -238,7 +246,8 @@ public final class RunExecution {
         return new Progress(r.phase().json(), ReportBuilder.round((now - w.runStartNanos()) / 1e9),
                 w.opened() ? ReportBuilder.round(w.warmupSeconds()) : null, ReportBuilder.round(windowSeconds),
                 planned(), plannedCycles(), c.creates(), c.deletes(), c.failures(), log.inFlight(), rate, recentRate(),
-                s.total(), s.throttled(), ReportBuilder.round(s.waitSeconds()), copy);
+                s.total(), s.throttled(), ReportBuilder.round(s.waitSeconds()), copy,
+                liveStages == null ? null : liveStages.get());
     }
 
     private Progress fromReport(List<Sample> copy) {
@@ -247,7 +256,8 @@ public final class RunExecution {
                 report.window().warmupSeconds(), report.window().seconds(), planned(), plannedCycles(), o.creates(),
                 o.deletes(), o.failures(), o.inFlightAtEnd(), o.opsPerSecond(), recentRate(),
                 report.requests().totalIncludingCleanup(), copy.isEmpty() ? report.throttling().throttled()
-                : copy.get(copy.size() - 1).throttled(), report.throttling().waitSeconds(), copy);
+                : copy.get(copy.size() - 1).throttled(), report.throttling().waitSeconds(), copy,
+                report.latency().stages());
     }
 
     private Double planned() {

@@ -139,8 +139,12 @@ public class RunExecutor {
             }
         }
         List<Measurement> ms = Measurements.of(e.checked(), new Measurements.Sources(s.run(), s.client(), s.stats(),
-                s.cluster(), s.cluster() != null || csi.isServing() ? inProcessDriver() : null));
+                s.cluster(), s.cluster() != null || csi.isServing() ? inProcessDriver() : null,
+                s.cluster() != null || csi.isServing() ? callMetrics.calls() : null));
         for (Measurement m : ms) {
+            if (m instanceof dev.provbench.measure.OperationStages st) {
+                e.liveStages(st::live);
+            }
             m.idle();
         }
         try {
@@ -309,7 +313,8 @@ public class RunExecutor {
                 c.waitMode().toString(), c.qps(), c.burst(), Durations.format(c.interval()),
                 standIn == null ? null : standIn.enabled() ? standIn.qps() : -1.0,
                 standIn == null ? null : q.localProvisionerBurst,
-                standIn == null ? null : q.localProvisionerReads.toString());
+                standIn == null ? null : q.localProvisionerReads.toString(),
+                c.autoRamp() ? "auto" : Durations.format(c.ramp()));
     }
 
     private DriverCounts inProcessDriver() {

@@ -43,6 +43,12 @@ public class RunRequest {
             + "one cycle), a duration such as 45s, or 0. With --cycles, auto means 0.")
     public String warmup = "auto";
 
+    @Option(names = "--ramp", description = "How the workers start: auto (default: one, then one more each time a "
+            + "cycle ends — the starts spread over about one cycle at full load, so the workers do not move in "
+            + "waves; at least one more per warm-up cap / (2 x threads)), a duration such as 30s (evenly over it), "
+            + "or 0 (all at once).")
+    public String ramp = "auto";
+
     @Option(names = "--warmup-max", description = "Cap of the auto warm-up; past it the window opens anyway and "
             + "the report says so (default ${DEFAULT-VALUE}).")
     public String warmupMax = "5m";
@@ -160,6 +166,11 @@ public class RunRequest {
             + "component in the window (default $PROVBENCH_AUDIT_LOG).")
     public String auditLog;
 
+    @Option(names = "--records", paramLabel = "FILE", description = "Also write one NDJSON line per completed "
+            + "create and delete: its stage timestamps and durations (field names as kube-burner's pvcLatency "
+            + "records where the meaning is the same; docs/load.md).")
+    public String records;
+
     @Option(names = "--driver-url", description = "HTTP base URL of a provbench driver in another process: its "
             + "volume counts, CPU and memory (default $PROVBENCH_DRIVER_URL).")
     public String driverUrl;
@@ -194,7 +205,8 @@ public class RunRequest {
     /** A checked request: what the load run, the measurements and the thresholds need. */
     public record Checked(RunRequest request, RunConfig config, ReportBuilder.Slo slo, Path kubeconfig,
                           Path provisionerLog, String provisionerPodNamespace, String provisionerPodSelector,
-                          URI provisionerMetrics, Path auditLog, URI driverUrl, Map<String, Long> processes) {
+                          URI provisionerMetrics, Path auditLog, URI driverUrl, Map<String, Long> processes,
+                          Path records) {
     }
 
     /**
@@ -216,7 +228,8 @@ public class RunRequest {
      * caller make the server read any file it can, so they are settings of the {@code serve} process only (its
      * environment, {@link #ENVIRONMENT}).
      */
-    public static final List<String> SERVER_SETTINGS = List.of("kubeconfig", "auditLog", "provisionerLog", "processes");
+    public static final List<String> SERVER_SETTINGS = List.of("kubeconfig", "auditLog", "provisionerLog", "processes",
+            "records");
     /** URLs the server fetches: over the API only the server's own configured value (or none) is accepted. */
     public static final List<String> SERVER_URLS = List.of("driverUrl", "provisionerMetrics");
 
@@ -230,6 +243,7 @@ public class RunRequest {
         given.put("auditLog", auditLog);
         given.put("provisionerLog", provisionerLog);
         given.put("processes", processes);
+        given.put("records", records);
         for (String f : SERVER_SETTINGS) {
             if (given.get(f) != null) {
                 String var = ENVIRONMENT.get(f);
@@ -324,6 +338,22 @@ public class RunRequest {
         return p;
     }
 
+    /** A file this process may create or replace: its directory exists; not a directory itself. */
+    private static Path writable(String field, String value) {
+        if (value == null) {
+            return null;
+        }
+        Path p = Path.of(value).toAbsolutePath();
+        if (Files.isDirectory(p)) {
+            throw bad(field, value + " is a directory");
+        }
+        Path parent = p.getParent();
+        if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
+            throw bad(field, "directory " + parent + " does not exist or is not writable");
+        }
+        return p;
+    }
+
     private static URI httpUrl(String field, String value) {
         if (value == null) {
             return null;
@@ -381,6 +411,7 @@ public class RunRequest {
         Duration warm = "auto".equals(warmup) ? (cycles != null ? Duration.ZERO : null)
                 : duration("warmup", warmup, true, max);
         Duration warmMax = duration("warmupMax", warmupMax, false, max);
+        Duration rampIn = ramp == null || "auto".equals(ramp) ? null : duration("ramp", ramp, true, max);
         Duration timeout = duration("opTimeout", opTimeout, false, max);
         Duration step = duration("interval", interval, false, max);
         Duration grace = duration("abortGrace", abortGrace, true, max);
@@ -458,9 +489,9 @@ public class RunRequest {
         Map<String, Long> procs = processes(processes);
         RunConfig cfg = new RunConfig(threads, d, cycles == null ? 0 : cycles, timeout, namespace,
                 local ? LocalCluster.STORAGE_CLASS : storageClass, size, accessMode, waitMode, qps, burst, step,
-                warm, warmMax, grace, cleanupIn, stallIn);
+                warm, warmMax, grace, cleanupIn, stallIn, rampIn);
         return new Checked(this, cfg, new ReportBuilder.Slo(minOpsPerSec, maxFailures, p99, maxFailureRatio), kc,
                 log, podNs,
-                podSelector, metrics, audit, driver, procs);
+                podSelector, metrics, audit, driver, procs, writable("records", records));
     }
 }

@@ -15,6 +15,7 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @QuarkusTest
 class DriverResourceTest {
@@ -50,6 +51,42 @@ class DriverResourceTest {
             TestDriver.client(server);
         }
         given().get("/driver/stats").then().statusCode(200).body("serving", equalTo(true));
+    }
+
+    @Test
+    void callsArePagedWithWhenEachWasReceivedAndAnswered() {
+        var client = TestDriver.client(server);
+        long after = given().queryParam("after", 0).queryParam("limit", 10_000).get("/driver/calls").then()
+                .statusCode(200).extract().jsonPath().getLong("next");
+        String name = "pvc-" + java.util.UUID.randomUUID();
+        String id = client.controller.createVolume(csi.v1.Csi.CreateVolumeRequest.newBuilder().setName(name)
+                .addVolumeCapabilities(csi.v1.Csi.VolumeCapability.newBuilder()
+                        .setMount(csi.v1.Csi.VolumeCapability.MountVolume.getDefaultInstance())
+                        .setAccessMode(csi.v1.Csi.VolumeCapability.AccessMode.newBuilder()
+                                .setMode(csi.v1.Csi.VolumeCapability.AccessMode.Mode.SINGLE_NODE_WRITER))).build())
+                .getVolume().getVolumeId();
+        client.controller.deleteVolume(csi.v1.Csi.DeleteVolumeRequest.newBuilder().setVolumeId(id).build());
+        var page = given().queryParam("after", after).get("/driver/calls").then().statusCode(200)
+                .body("calls.size()", equalTo(2)).body("missed", equalTo(0)).extract().jsonPath();
+        assertEquals("CreateVolume", page.getString("calls[0].method"));
+        assertEquals(name, page.getString("calls[0].name"));
+        assertEquals(id, page.getString("calls[0].volumeId"));
+        assertEquals("OK", page.getString("calls[0].code"));
+        assertEquals("DeleteVolume", page.getString("calls[1].method"));
+        assertEquals(id, page.getString("calls[1].name"));
+        long received = page.getLong("calls[0].received");
+        long answered = page.getLong("calls[0].answered");
+        assertTrue(received > 1_600_000_000_000_000L && answered >= received, received + " … " + answered);
+        assertEquals(after + 2, page.getLong("next"));
+        // paging on from next gives nothing new; bad paging is a 400 naming the bound
+        given().queryParam("after", page.getLong("next")).get("/driver/calls").then().statusCode(200)
+                .body("calls.size()", equalTo(0));
+        given().queryParam("limit", 10_001).get("/driver/calls").then().statusCode(400)
+                .body("error", containsString("10000"));
+        given().queryParam("after", "x").get("/driver/calls").then().statusCode(400);
+        // token-protected like the rest of /driver/
+        dev.provbench.TestAuth.none();
+        given().get("/driver/calls").then().statusCode(401);
     }
 
     @Test

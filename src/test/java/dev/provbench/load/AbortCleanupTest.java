@@ -37,7 +37,7 @@ class AbortCleanupTest {
                 RunConfig cfg = new RunConfig(8, Duration.ofMinutes(10), 0, Duration.ofSeconds(30), "default",
                         LocalCluster.STORAGE_CLASS, "1Gi", "ReadWriteOnce", RunConfig.WaitMode.INFORMER, -1, 0,
                         Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(1), Duration.ofSeconds(20),
-                        Duration.ofMinutes(1), Duration.ZERO);
+                        Duration.ofMinutes(1), Duration.ZERO, Duration.ZERO);
                 LoadRun run = new LoadRun("abort0001", cfg, client, stats, Clock.systemUTC());
                 CompletableFuture<LoadRun.Outcome> outcome = CompletableFuture.supplyAsync(() -> {
                     try {

@@ -66,7 +66,7 @@ class ReconcileTest {
                     RunConfig cfg = new RunConfig(2, Duration.ofMinutes(10), 16, Duration.ofSeconds(30), "default",
                             LocalCluster.STORAGE_CLASS, "1Gi", "ReadWriteOnce", RunConfig.WaitMode.INFORMER, -1, 0,
                             Duration.ofSeconds(1), Duration.ZERO, Duration.ofMinutes(1), Duration.ofSeconds(20),
-                            Duration.ofMinutes(1), Duration.ZERO);
+                            Duration.ofMinutes(1), Duration.ZERO, Duration.ZERO);
                     LoadRun run = new LoadRun("recon0001", cfg, client, stats, Clock.systemUTC());
                     int[] epoch = new int[1];
                     LoadRun.Outcome o = run.execute(new LoadRun.Listener() {

@@ -1,0 +1,422 @@
+package dev.provbench.measure;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.provbench.csi.CallLog;
+import dev.provbench.evidence.DriverCallSource;
+import dev.provbench.load.LoadRun;
+import dev.provbench.load.OpLog;
+import dev.provbench.load.RunWindow;
+import dev.provbench.load.Stamps;
+import dev.provbench.report.ReportBuilder;
+import dev.provbench.report.RunReport;
+
+import java.io.BufferedWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code latency.stages}: where each op's time goes. Every create and delete completed in the window is cut at
+ * its stamps ({@link Stamps}: the tool's own steps and what its informers saw; the driver's {@link CallLog}: when
+ * CreateVolume/DeleteVolume was received and first answered OK, matched by the volume's name or id) into
+ * consecutive stages, so the stages' means add up to the op's mean total time exactly and, without
+ * {@code token wait}, to {@code latency.*.pipeline}'s mean. Ops lacking a stamp (a watch event not seen, a
+ * driver call not read, poll mode) are left out and counted by the first stamp they lack. Without a readable
+ * driver the driver's two stamps are not stages. With {@code records}, also one NDJSON line per completed op
+ * (every phase).
+ */
+public final class OperationStages implements Measurement {
+    /** Pages of driver calls read per sample at most (10,000 each): 50,000 calls a second. */
+    static final int PAGES_PER_SAMPLE = 5;
+    static final int PAGE = 10_000;
+    /** Driver calls remembered for matching, per method. */
+    static final int MAX_CALLS = 2_000_000;
+
+    static final List<String> CREATE = List.of("token wait", "POST answered", "claim marked for provisioner",
+            "CreateVolume received", "CreateVolume answered", "PV seen", "Bound");
+    static final List<String> DELETE = List.of("token wait", "DELETE answered", "claim gone", "PV Released",
+            "DeleteVolume received", "DeleteVolume answered", "PV gone");
+    /** Stamp names in order (the end of each stage), for records and for "missing". */
+    static final List<String> CREATE_STAMPS = List.of("sent", "answered", "marked", "createVolumeReceived",
+            "createVolumeAnswered", "pvSeen", "bound");
+    static final List<String> DELETE_STAMPS = List.of("sent", "answered", "claimGone", "pvReleased",
+            "deleteVolumeReceived", "deleteVolumeAnswered", "pvGone");
+
+    static final String NEGATIVE = "its start was seen by the tool's watch after its end by the driver (two observers"
+            + ", or two clocks); the stages still add up, the one before is longer by as much";
+
+    /** First receipt and first OK answer of a driver call, in epoch µs (0 = none yet). */
+    private static final class Seen {
+        long received;
+        long answered;
+    }
+
+    private final LoadRun run;
+    private final DriverCallSource driver;
+    private final Path records;
+    private final Map<String, Seen> creates = new HashMap<>();
+    private final Map<String, Seen> deletes = new HashMap<>();
+    private long next;
+    private long missed;
+    private long overflow;
+    private String driverError;
+    private RunWindow window;
+
+    /** @param driver null when no driver's calls can be read; {@code records} null for none */
+    public OperationStages(LoadRun run, DriverCallSource driver, Path records) {
+        this.run = run;
+        this.driver = driver;
+        this.records = records;
+    }
+
+    @Override
+    public synchronized void runStart(RunWindow w, long stepNanos, int intervals) {
+        window = w;
+        if (driver != null) { // the calls before this run are not its own: start after them
+            try {
+                long at = 0;
+                for (int i = 0; i < 100; i++) { // the ring holds CallLog.CAPACITY calls: a few pages
+                    CallLog.Page p = driver.read(at, PAGE);
+                    at = p.next();
+                    if (p.calls().isEmpty()) {
+                        break;
+                    }
+                }
+                next = at;
+            } catch (Exception e) {
+                driverError = e.getMessage();
+            }
+        }
+    }
+
+    @Override
+    public synchronized void sample(long nanos) {
+        drain(PAGES_PER_SAMPLE);
+    }
+
+    @Override
+    public synchronized void finish(RunWindow w) {
+        window = w;
+        drain(Integer.MAX_VALUE);
+    }
+
+    private void drain(int pages) {
+        if (driver == null) {
+            return;
+        }
+        try {
+            for (int i = 0; i < pages; i++) {
+                CallLog.Page p = driver.read(next, PAGE);
+                missed += p.missed();
+                for (CallLog.Call c : p.calls()) {
+                    add(c);
+                }
+                next = p.next();
+                if (p.calls().size() < PAGE) {
+                    break;
+                }
+            }
+            driverError = null;
+        } catch (Exception e) {
+            driverError = e.getMessage();
+        }
+    }
+
+    private void add(CallLog.Call c) {
+        Map<String, Seen> m = "CreateVolume".equals(c.method()) ? creates
+                : "DeleteVolume".equals(c.method()) ? deletes : null;
+        if (m == null || c.name() == null) {
+            return;
+        }
+        Seen s = m.get(c.name());
+        if (s == null) {
+            if (m.size() >= MAX_CALLS) {
+                overflow++;
+                return;
+            }
+            s = new Seen();
+            m.put(c.name(), s);
+        }
+        if (s.received == 0 || c.received() < s.received) {
+            s.received = c.received();
+        }
+        if ("OK".equals(c.code()) && (s.answered == 0 || c.answered() < s.answered)) {
+            s.answered = c.answered();
+        }
+    }
+
+    /** Epoch µs of the driver → this run's nanoTime, through one offset taken at the run's start. */
+    private long toNanos(long epochMicros) {
+        Instant t0 = window.runStart();
+        long t0Micros = t0.getEpochSecond() * 1_000_000L + t0.getNano() / 1000;
+        return window.runStartNanos() + (epochMicros - t0Micros) * 1000;
+    }
+
+    /** The op's stamps in stage order (length 8: start + 7 ends), 0 where missing. */
+    private long[] stamps(Stamps.Op op) {
+        long[] a = op.at();
+        Seen s = op.key() == null ? null : (op.create() ? creates : deletes).get(op.key());
+        long rec = s == null || s.received == 0 ? 0 : toNanos(s.received);
+        long ans = s == null || s.answered == 0 ? 0 : toNanos(s.answered);
+        return new long[]{a[Stamps.START], a[Stamps.SENT], a[Stamps.ANSWERED], a[Stamps.SEEN_A],
+                op.create() ? rec : a[Stamps.SEEN_B], op.create() ? ans : rec, op.create() ? a[Stamps.SEEN_B] : ans,
+                a[Stamps.END]};
+    }
+
+    /** Which stages are in use: all, or without the driver's two when no driver was read. */
+    private boolean[] used() {
+        boolean[] u = new boolean[7];
+        Arrays.fill(u, true);
+        if (driver == null) {
+            u[3] = false; // create: CreateVolume received / delete: DeleteVolume received
+            u[4] = false;
+        }
+        return u;
+    }
+
+    /**
+     * The stages of the window's ops completed so far (the live page's waterfall; the same definition as the
+     * report's), at most once a second; null before the window has ops.
+     */
+    public synchronized RunReport.Stages live() {
+        long now = System.nanoTime();
+        if (window == null || run.log() == null || now - liveAt < 1_000_000_000L && liveAt != 0) {
+            return lastLive;
+        }
+        liveAt = now;
+        lastLive = run.log().window().opened() ? stages(run.stamps().finished()) : null;
+        return lastLive;
+    }
+
+    private long liveAt;
+    private RunReport.Stages lastLive;
+
+    private RunReport.Stages stages(List<Stamps.Op> ops) {
+        boolean[] used = used();
+        boolean twoClocks = driver != null && !driver.sameClock();
+        Map<String, RunReport.StageOps> counts = new LinkedHashMap<>();
+        List<RunReport.Stage> create = stages(ops, true, used, counts);
+        List<RunReport.Stage> delete = stages(ops, false, used, counts);
+        Map<String, String> dominant = new LinkedHashMap<>();
+        dominant(create).ifPresent(s -> dominant.put("create", s));
+        dominant(delete).ifPresent(s -> dominant.put("delete", s));
+        List<String> notes = new ArrayList<>();
+        if (driver == null) {
+            notes.add("no driver's calls to read (--driver-url): CreateVolume/DeleteVolume are inside the next stage");
+        } else if (driverError != null) {
+            notes.add("the driver's calls could not be read (" + driverError + "): ops without them are left out");
+        }
+        if (missed > 0) {
+            notes.add(missed + " driver calls were overwritten before they were read");
+        }
+        if (overflow > 0 || run.stamps().overflow() > 0) {
+            notes.add("more ops or calls than kept: " + (overflow + run.stamps().overflow()) + " left out");
+        }
+        if (twoClocks) {
+            notes.add("the driver runs on another machine: stages marked tool+driver mix two clocks");
+        }
+        return new RunReport.Stages(create, delete, dominant.isEmpty() ? null : dominant, counts,
+                driver == null ? null : driver.source(), twoClocks, notes.isEmpty() ? null : String.join("; ", notes));
+    }
+
+    @Override
+    public synchronized void report(ReportDraft d) {
+        List<Stamps.Op> ops = run.log() == null ? List.of() : run.stamps().finished();
+        boolean[] used = used();
+        RunReport.Stages st = stages(ops);
+        d.stages(st);
+        List<RunReport.Stage> create = st.create();
+        List<RunReport.Stage> delete = st.delete();
+        // a negative stage is flagged in its row (two observers: the tool's watch saw the step before it late);
+        // a warning only where it may be two clocks' offset, or where the mean itself is below 0
+        for (List<RunReport.Stage> kind : List.of(create, delete)) {
+            for (RunReport.Stage s : kind) {
+                if (s.negative() != null && (st.twoClocks() && s.clocks().equals("tool+driver") || s.mean() < 0)) {
+                    d.warn((kind == create ? "create" : "delete") + " stage '" + s.stage() + "' came out negative "
+                            + "for " + s.negative() + " of " + s.n() + " ops (" + s.clocks() + "): " + NEGATIVE);
+                }
+            }
+        }
+        if (records != null) {
+            write(ops, used, d);
+        }
+    }
+
+    private static java.util.Optional<String> dominant(List<RunReport.Stage> stages) {
+        return stages.stream().filter(s -> s.n() > 0).max(java.util.Comparator.comparingDouble(RunReport.Stage::mean))
+                .map(RunReport.Stage::stage);
+    }
+
+    private static String clocks(boolean create, int stage, boolean driverRead, boolean sameClock) {
+        boolean[] ends = driverEnds(create);
+        boolean from = stage > 0 && ends[stage - 1] && driverRead;
+        boolean to = ends[stage] && driverRead;
+        if (from && to) {
+            return "driver";
+        }
+        return from || to ? (sameClock ? "tool+driver (same clock)" : "tool+driver") : "tool";
+    }
+
+    /** Whether stage i's end stamp is the driver's. */
+    private static boolean[] driverEnds(boolean create) {
+        return create ? new boolean[]{false, false, false, true, true, false, false}
+                : new boolean[]{false, false, false, false, true, true, false};
+    }
+
+    private List<RunReport.Stage> stages(List<Stamps.Op> ops, boolean create, boolean[] used,
+            Map<String, RunReport.StageOps> counts) {
+        List<String> names = create ? CREATE : DELETE;
+        List<String> stampNames = create ? CREATE_STAMPS : DELETE_STAMPS;
+        List<long[]> durations = new ArrayList<>();
+        Map<String, Long> missing = new TreeMap<>();
+        for (Stamps.Op op : ops) {
+            if (op.create() != create || op.phase() != OpLog.Phase.WINDOW) {
+                continue;
+            }
+            long[] at = stamps(op);
+            String lack = at[0] == 0 ? "start" : null;
+            for (int i = 0; i < 7 && lack == null; i++) {
+                if (used[i] && at[i + 1] == 0) {
+                    lack = stampNames.get(i);
+                }
+            }
+            if (lack != null) {
+                missing.merge(lack, 1L, Long::sum);
+                continue;
+            }
+            long[] dur = new long[7];
+            long prev = at[0];
+            for (int i = 0; i < 7; i++) {
+                if (used[i]) {
+                    dur[i] = at[i + 1] - prev;
+                    prev = at[i + 1];
+                }
+            }
+            durations.add(dur);
+        }
+        counts.put(create ? "create" : "delete", new RunReport.StageOps(durations.size(),
+                missing.isEmpty() ? null : missing));
+        double total = 0;
+        double[] means = new double[7];
+        for (int i = 0; i < 7; i++) {
+            if (!used[i] || durations.isEmpty()) {
+                continue;
+            }
+            double sum = 0;
+            for (long[] dur : durations) {
+                sum += dur[i];
+            }
+            means[i] = sum / durations.size();
+            total += means[i];
+        }
+        List<RunReport.Stage> out = new ArrayList<>();
+        boolean sameClock = driver == null || driver.sameClock();
+        for (int i = 0; i < 7; i++) {
+            if (!used[i]) {
+                continue;
+            }
+            int n = durations.size();
+            double[] v = new double[n];
+            long negative = 0;
+            for (int k = 0; k < n; k++) {
+                v[k] = durations.get(k)[i] / 1e6;
+                if (v[k] < 0) {
+                    negative++;
+                }
+            }
+            Arrays.sort(v);
+            out.add(new RunReport.Stage(names.get(i), n, ms(n == 0 ? 0 : means[i] / 1e6), rank(v, 0.50),
+                    rank(v, 0.90), rank(v, 0.99), n == 0 ? 0 : ms(v[n - 1]),
+                    total > 0 ? ReportBuilder.round(means[i] / total) : 0, clocks(create, i, driver != null, sameClock),
+                    negative == 0 ? null : negative));
+        }
+        return out;
+    }
+
+    /** Nearest-rank quantile of sorted values (ms), 0 for none. */
+    private static double rank(double[] sorted, double q) {
+        if (sorted.length == 0) {
+            return 0;
+        }
+        int i = (int) Math.ceil(q * sorted.length) - 1;
+        return ms(sorted[Math.max(0, Math.min(sorted.length - 1, i))]);
+    }
+
+    private static double ms(double v) {
+        return Math.round(v * 1000) / 1000.0;
+    }
+
+    /** One line per completed op: kube-burner's names where they mean the same (timestamp, uuid, pvcName, …). */
+    private void write(List<Stamps.Op> ops, boolean[] used, ReportDraft d) {
+        ObjectMapper json = new ObjectMapper();
+        Path tmp = records.resolveSibling(records.getFileName() + ".tmp");
+        try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
+            for (Stamps.Op op : ops) {
+                long[] at = stamps(op);
+                ObjectNode o = json.createObjectNode();
+                o.put("timestamp", iso(at[0]));
+                o.put("metricName", op.create() ? "pvcCreateStages" : "pvcDeleteStages");
+                o.put("uuid", run.runId());
+                o.put("pvcName", op.claim());
+                o.put("namespace", run.config().namespace());
+                o.put("storageClass", run.config().storageClass());
+                o.put("size", run.config().size());
+                o.put("phase", op.phase().name().toLowerCase(java.util.Locale.ROOT));
+                if (op.key() != null) {
+                    o.put(op.create() ? "volumeName" : "volumeHandle", op.key());
+                }
+                if (op.create()) { // kube-burner: creation → Pending, creation → Bound (ms)
+                    if (at[2] > 0) {
+                        o.put("pendingLatency", Math.round((at[2] - at[0]) / 1e6));
+                    }
+                    o.put("bindingLatency", Math.round((at[7] - at[0]) / 1e6));
+                } else {
+                    o.put("deletionLatency", Math.round((at[7] - at[0]) / 1e6));
+                }
+                ObjectNode stamps = o.putObject("stamps");
+                stamps.put("start", iso(at[0]));
+                List<String> names = op.create() ? CREATE_STAMPS : DELETE_STAMPS;
+                for (int i = 0; i < 7; i++) {
+                    if (at[i + 1] > 0) {
+                        stamps.put(names.get(i), iso(at[i + 1]));
+                    }
+                }
+                ObjectNode stages = o.putObject("stagesMs");
+                List<String> stageNames = op.create() ? CREATE : DELETE;
+                long prev = at[0];
+                for (int i = 0; i < 7; i++) {
+                    if (used[i] && at[i + 1] > 0 && prev > 0) {
+                        stages.put(stageNames.get(i), ms((at[i + 1] - prev) / 1e6));
+                        prev = at[i + 1];
+                    } else if (used[i]) {
+                        prev = 0; // a stage after a missing stamp is not known
+                    }
+                }
+                w.write(json.writeValueAsString(o));
+                w.newLine();
+            }
+        } catch (java.io.IOException e) {
+            d.warn("--records: could not write " + records + " (" + e.getClass().getSimpleName() + ")");
+            return;
+        }
+        try {
+            Files.move(tmp, records, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (java.io.IOException e) {
+            d.warn("--records: could not write " + records + " (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    private String iso(long nanos) {
+        return nanos == 0 ? null : window.at(nanos).toString();
+    }
+}
