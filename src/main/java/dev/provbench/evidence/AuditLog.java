@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -45,7 +47,34 @@ public final class AuditLog {
 
     /** Requests by component received in [start, end]. */
     public static Map<String, Counts> byComponent(Path log, Instant start, Instant end) throws IOException {
+        return read(log, start, start, end).counts();
+    }
+
+    /** At most this many of csi-provisioner's receipt times are kept (the bucket replay's input). */
+    static final int MAX_TIMES = 2_000_000;
+
+    /**
+     * What the log says: {@code counts} by component in [start, end]; {@code provisioner}: when kube-apiserver
+     * received each of csi-provisioner's requests from {@code since} to {@code end}, sorted; {@code flows}: per
+     * component, the priority level and flow schema of its requests in the window where the log names them
+     * (kube-apiserver's audit annotations), by count.
+     */
+    public record Read(Map<String, Counts> counts, List<Instant> provisioner,
+                       Map<String, Map<Shape, Long>> shapes) {
+    }
+
+    /** What API Priority and Fairness classifies a request by. {@code namespace} empty: cluster-scoped. */
+    public record Shape(String user, List<String> groups, String verb, String apiGroup, String resource,
+                        String namespace, String path) {
+    }
+
+    /** Distinct request shapes kept per component (a run's clients send a handful). */
+    static final int MAX_SHAPES = 1000;
+
+    public static Read read(Path log, Instant since, Instant start, Instant end) throws IOException {
         Map<String, Counts> counts = new TreeMap<>();
+        List<Instant> provisioner = new ArrayList<>();
+        Map<String, Map<Shape, Long>> shapes = new TreeMap<>();
         try (BufferedReader r = Files.newBufferedReader(log)) {
             String line;
             while ((line = r.readLine()) != null) {
@@ -57,8 +86,28 @@ public final class AuditLog {
                     continue;
                 }
                 Instant at = Instant.parse(e.path("requestReceivedTimestamp").asText());
-                if (at.isBefore(start) || at.isAfter(end)) {
+                if (at.isBefore(since) || at.isAfter(end)) {
                     continue;
+                }
+                String component = component(e.path("user").path("username").asText());
+                if (component.equals("csi-provisioner") && provisioner.size() < MAX_TIMES) {
+                    provisioner.add(at);
+                }
+                if (at.isBefore(start)) {
+                    continue;
+                }
+                JsonNode ref = e.path("objectRef");
+                List<String> groups = new ArrayList<>();
+                e.path("user").path("groups").forEach(g -> groups.add(g.asText()));
+                String sub = ref.path("subresource").asText("");
+                String res = ref.path("resource").asText("");
+                Shape shape = new Shape(e.path("user").path("username").asText(), List.copyOf(groups),
+                        e.path("verb").asText(), ref.path("apiGroup").asText(""),
+                        res.isEmpty() ? "" : res + (sub.isEmpty() ? "" : "/" + sub), ref.path("namespace").asText(""),
+                        res.isEmpty() ? e.path("requestURI").asText().replaceAll("\\?.*", "") : "");
+                Map<Shape, Long> m = shapes.computeIfAbsent(component, k -> new java.util.HashMap<>());
+                if (m.containsKey(shape) || m.size() < MAX_SHAPES) {
+                    m.merge(shape, 1L, Long::sum);
                 }
                 String resource = e.path("objectRef").path("resource").asText("");
                 if (resource.isEmpty()) {
@@ -67,14 +116,14 @@ public final class AuditLog {
                     resource += "/" + e.path("objectRef").path("subresource").asText();
                 }
                 String verb = e.path("verb").asText();
-                Counts c = counts.computeIfAbsent(component(e.path("user").path("username").asText()),
-                        k -> new Counts());
+                Counts c = counts.computeIfAbsent(component, k -> new Counts());
                 c.total[0]++;
                 c.byVerb.merge(verb, 1L, Long::sum);
                 c.byVerbResource.merge(verb + " " + resource, 1L, Long::sum);
                 c.byCode.merge(e.path("responseStatus").path("code").asText("?"), 1L, Long::sum);
             }
         }
-        return counts;
+        provisioner.sort(null);
+        return new Read(counts, provisioner, shapes);
     }
 }

@@ -15,18 +15,51 @@ public final class AuditLogRequests implements Measurement {
     /** kube-apiserver writes its audit log in batches; wait this long after the run before reading it. */
     static final long FLUSH_MILLIS = 2000;
     private final Path log;
+    private final Double qps;
+    private final Integer burst;
+    private final io.fabric8.kubernetes.client.KubernetesClient client;
     private Map<String, AuditLog.Counts> counts;
+    private AuditLog.Read read;
+    private RunWindow window;
+    private java.util.List<io.fabric8.kubernetes.api.model.flowcontrol.v1.FlowSchema> schemas;
+    private String schemasProblem;
     private String problem;
 
     public AuditLogRequests(Path log) {
+        this(log, null, null, null);
+    }
+
+    /**
+     * Also: csi-provisioner's bucket replayed over its requests ({@code qps}/{@code burst} as deployed, null =
+     * its defaults, assumed), and — with {@code client} — each component's flow schema and priority level.
+     */
+    public AuditLogRequests(Path log, Double qps, Integer burst, io.fabric8.kubernetes.client.KubernetesClient client) {
         this.log = log;
+        this.qps = qps;
+        this.burst = burst;
+        this.client = client;
+    }
+
+    @Override
+    public void windowEnd(RunWindow w) {
+        if (client == null) {
+            return;
+        }
+        try { // the FlowSchemas as they were in the window
+            schemas = client.flowControl().v1().flowSchema().list().getItems();
+        } catch (RuntimeException e) {
+            schemasProblem = e instanceof io.fabric8.kubernetes.client.KubernetesClientException k && k.getCode() > 0
+                    ? "HTTP " + k.getCode() : e.getClass().getSimpleName();
+        }
     }
 
     @Override
     public void finish(RunWindow w) {
+        window = w;
         try {
             Thread.sleep(FLUSH_MILLIS);
-            counts = AuditLog.byComponent(log, w.start(), w.end());
+            read = AuditLog.read(log, w.runStart(), w.start(), w.end());
+            counts = read.counts();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             problem = "interrupted";
@@ -43,5 +76,43 @@ public final class AuditLogRequests implements Measurement {
         }
         counts.forEach((name, c) -> d.component(name, new dev.provbench.report.RunReport.Requests(c.requests(),
                 c.byVerb(), c.byVerbResource(), c.byCode(), d.perOp(c.requests()), null)));
+        bucket(d);
+        if (schemas != null) {
+            FlowMatch match = new FlowMatch(schemas);
+            Map<String, Map<String, Long>> flows = new java.util.TreeMap<>();
+            read.shapes().forEach((component, shapes) -> shapes.forEach((shape, n) -> {
+                String f = match.classify(shape);
+                flows.computeIfAbsent(component, k -> new java.util.TreeMap<>()).merge(f == null ? "none (catch-all)"
+                        : f, n, Long::sum);
+            }));
+            d.flows(flows);
+        } else if (client != null) {
+            d.warn("cannot list FlowSchemas (" + schemasProblem + "): throttling.server names no client's priority "
+                    + "level (the load identity needs list on flowschemas.flowcontrol.apiserver.k8s.io)");
+        }
+    }
+
+    /** csi-provisioner's token bucket replayed over the times kube-apiserver received its requests. */
+    private void bucket(ReportDraft d) {
+        if (!counts.containsKey("csi-provisioner")) {
+            return;
+        }
+        double q = qps == null ? dev.provbench.kube.RateLimiter.DEFAULT_QPS : qps;
+        int b = burst == null ? dev.provbench.kube.RateLimiter.DEFAULT_BURST : burst;
+        boolean assumed = qps == null && burst == null;
+        if (q < 0) {
+            d.provisionerBucket(new dev.provbench.report.RunReport.ProvisionerBucket("no client-side bucket "
+                    + "(--provisioner-kube-api-qps negative)", q, b, false, counts.get("csi-provisioner").requests(),
+                    0, 0.0, 0.0, "not bound", null));
+            return;
+        }
+        dev.provbench.evidence.BucketReplay.Result r = dev.provbench.evidence.BucketReplay.replay(read.provisioner(),
+                q, b, window.start(), window.end());
+        String verdict = r.boundShare() >= 0.5 ? "bound" : r.boundShare() < 0.1 ? "not bound" : "partly bound";
+        d.provisionerBucket(new dev.provbench.report.RunReport.ProvisionerBucket("audit-log replay of a "
+                + dev.provbench.report.Rows.num(q) + "/" + b + " token bucket over the receipt times of its "
+                + "requests (docs/load.md)", q, b, assumed, r.requests(), r.atLimit(),
+                r.requests() == 0 ? null : dev.provbench.report.ReportBuilder.round((double) r.atLimit() / r.requests()),
+                dev.provbench.report.ReportBuilder.round(r.boundShare()), verdict, null));
     }
 }

@@ -114,6 +114,25 @@ public final class ReportDraft {
         this.failures = failures;
     }
 
+    private RunReport.ProvisionerBucket provisionerBucket;
+    private RunReport.ServerThrottling server;
+    private Map<String, Map<String, Long>> flows;
+
+    /** {@code throttling.provisioner}. */
+    public void provisionerBucket(RunReport.ProvisionerBucket b) {
+        provisionerBucket = b;
+    }
+
+    /** {@code throttling.server} (kube-apiserver's /metrics). */
+    public void serverThrottling(RunReport.ServerThrottling s) {
+        server = s;
+    }
+
+    /** {@code throttling.server.clients}: per component, its requests by flow schema → priority level. */
+    public void flows(Map<String, Map<String, Long>> f) {
+        flows = f;
+    }
+
     /** {@code latency.stages}. */
     public void stages(RunReport.Stages s) {
         stages = s;
@@ -194,9 +213,24 @@ public final class ReportDraft {
         RunReport.Latencies lat = latency == null || stages == null ? latency
                 : new RunReport.Latencies(latency.create(), latency.delete(), stages);
         List<RunReport.Threshold> thresholds = ReportBuilder.thresholds(slo, ops, lat);
+        RunReport.Throttling thr = throttling;
+        if (thr != null && (provisionerBucket != null || server != null || flows != null)) {
+            RunReport.ProvisionerBucket b = provisionerBucket == null ? null : new RunReport.ProvisionerBucket(
+                    provisionerBucket.method(), provisionerBucket.qps(), provisionerBucket.burst(),
+                    provisionerBucket.assumed(), provisionerBucket.requests(), provisionerBucket.atLimit(),
+                    provisionerBucket.atLimitShare(), provisionerBucket.boundShare(), provisionerBucket.verdict(),
+                    throttlingLines);
+            RunReport.ServerThrottling sv = server == null && flows == null ? null : server == null
+                    ? new RunReport.ServerThrottling(false, "kube-apiserver's /metrics not read (--local, or no "
+                    + "cluster)", null, null, flows, null, null)
+                    : new RunReport.ServerThrottling(server.readable(), server.reason(), server.source(),
+                    server.priorityLevels(), flows, server.rejected(), server.resets());
+            thr = new RunReport.Throttling(thr.throttled(), thr.over50ms(), thr.over1s(), thr.waitSeconds(),
+                    thr.waitP50Ms(), thr.waitP99Ms(), thr.waitMaxMs(), thr.deferred(), b, sv);
+        }
         Boolean passed = thresholds == null ? null : thresholds.stream().allMatch(RunReport.Threshold::passed);
         return new RunReport(RunReport.SCHEMA_VERSION, new RunReport.Tool("provbench", version), mode, runId, passed,
-                config, window, ops, lat, requests, throttling, driver, provisioner,
+                config, window, ops, lat, requests, thr, driver, provisioner,
                 components.isEmpty() ? null : components, resources.isEmpty() ? null : resources, cleanup,
                 thresholds, warnings.isEmpty() ? null : List.copyOf(warnings), series());
     }

@@ -11,6 +11,8 @@ import java.util.Map;
  * window (their clients' counts at the window's edges), per op over the window's ops.
  */
 public final class StandInRequests implements Measurement {
+    /** The stand-in provisioner's name among the clients. */
+    public static final String PROVISIONER = "provisioner (stand-in)";
     private final Map<String, RequestStats> clients;
     private final Map<String, Integer> windowEpoch = new LinkedHashMap<>();
     private final Map<String, RequestStats.Snapshot> inWindow = new LinkedHashMap<>();
@@ -38,5 +40,13 @@ public final class StandInRequests implements Measurement {
     @Override
     public void report(ReportDraft d) {
         inWindow.forEach((k, s) -> d.component(k, ClientRequests.requests(s, d, null)));
+        RequestStats.Snapshot p = inWindow.get(PROVISIONER);
+        if (p != null) { // the stand-in's own bucket: which of its requests waited for a token, exactly
+            d.provisionerBucket(new dev.provbench.report.RunReport.ProvisionerBucket("the stand-in provisioner's own "
+                    + "bucket (exact: requests that waited for a token)", null, null, null, p.total(), p.throttled(),
+                    p.total() == 0 ? null : dev.provbench.report.ReportBuilder.round((double) p.throttled() / p.total()),
+                    null, p.total() == 0 ? null : p.throttled() * 2 >= p.total() ? "bound" : p.throttled() * 10
+                    < p.total() ? "not bound" : "partly bound", null));
+        }
     }
 }

@@ -6,14 +6,14 @@ import java.util.Locale;
 import java.util.Map;
 
 /** The report as labelled rows, shared by the table and Markdown formats. */
-final class Rows {
+public final class Rows {
     record Row(String section, String label, String value) {
     }
 
     private Rows() {
     }
 
-    static String num(double v) {
+    public static String num(double v) {
         if (v == Math.rint(v) && Math.abs(v) < 1e15) {
             return String.format(Locale.ROOT, "%,d", (long) v);
         }
@@ -130,6 +130,40 @@ final class Rows {
                 + t.over1s() + ")"));
         rows.add(new Row("throttling", "wait", num(t.waitSeconds()) + " s total, p50 " + num(t.waitP50Ms())
                 + " ms, p99 " + num(t.waitP99Ms()) + " ms, max " + num(t.waitMaxMs()) + " ms"));
+        rows.set(rows.size() - 2, new Row("throttling", "tool (exact, its own limiter)", t.throttled()
+                + " throttled requests (>50ms " + t.over50ms() + ", >1s " + t.over1s() + ")"));
+        if (t.provisioner() != null) {
+            RunReport.ProvisionerBucket b = t.provisioner();
+            rows.add(new Row("throttling", b.method().startsWith("the stand-in") ? "csi-provisioner (stand-in, exact)"
+                    : "csi-provisioner (estimated)", (b.verdict() == null ? "" : b.verdict().toUpperCase(Locale.ROOT)
+                    + " — ") + b.atLimit() + " of " + b.requests() + " requests at the bucket's limit"
+                    + (b.boundShare() == null ? "" : ", bucket empty " + Math.round(b.boundShare() * 100)
+                    + " % of the window") + (b.qps() == null ? "" : " at " + num(b.qps()) + "/" + b.burst()
+                    + (Boolean.TRUE.equals(b.assumed()) ? " (assumed: its defaults)" : ""))
+                    + (b.logLines() == null ? "" : "; its log: " + b.logLines() + " throttling lines (a lower bound)")
+                    + " — " + b.method()));
+        }
+        if (t.server() != null) {
+            RunReport.ServerThrottling sv = t.server();
+            if (!sv.readable()) {
+                rows.add(new Row("throttling", "server side (APF)", "not read: " + sv.reason()));
+            } else {
+                StringBuilder pl = new StringBuilder();
+                sv.priorityLevels().forEach((k, v) -> {
+                    if (v.dispatched() > 0 || v.rejected() > 0) {
+                        pl.append(pl.length() == 0 ? "" : "; ").append(k).append(": ").append(v.dispatched())
+                                .append(" dispatched, ").append(v.rejected()).append(" rejected")
+                                .append(v.waitMeanMs() == null ? "" : ", queue wait mean " + num(v.waitMeanMs()) + " ms");
+                    }
+                });
+                rows.add(new Row("throttling", "server side (APF, " + sv.source() + ")", sv.rejected()
+                        + " rejected (429) — " + pl));
+            }
+            if (sv.clients() != null) {
+                sv.clients().forEach((who, f) -> rows.add(new Row("throttling", "  " + who + " → priority level",
+                        map(f))));
+            }
+        }
         if (r.driver() != null) {
             RunReport.Driver dr = r.driver();
             rows.add(new Row("driver", "volumes created / deleted", dr.createVolume() + " / "

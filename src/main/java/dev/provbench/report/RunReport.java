@@ -132,8 +132,49 @@ public record RunReport(int schemaVersion, Tool tool, String mode, String runId,
                            Map<String, Long> byCode, Double perOp, Long totalIncludingCleanup) {
     }
 
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
     public record Throttling(long throttled, long over50ms, long over1s, double waitSeconds, double waitP50Ms,
-                             double waitP99Ms, double waitMaxMs, long deferred) {
+                             double waitP99Ms, double waitMaxMs, long deferred, ProvisionerBucket provisioner,
+                             ServerThrottling server) {
+        public Throttling(long throttled, long over50ms, long over1s, double waitSeconds, double waitP50Ms,
+                double waitP99Ms, double waitMaxMs, long deferred) {
+            this(throttled, over50ms, over1s, waitSeconds, waitP50Ms, waitP99Ms, waitMaxMs, deferred, null, null);
+        }
+    }
+
+    /**
+     * Was csi-provisioner bound by its client-side bucket in the window?
+     *
+     * @param method     how it was found: the stand-in's own bucket (exact) or a replay of the audit log
+     * @param assumed    qps/burst not given (--provisioner-qps/--provisioner-burst): csi-provisioner's defaults
+     * @param atLimit    requests sent at the bucket's limit (they waited for their token)
+     * @param boundShare share of the window the bucket held under one token (null when not known)
+     * @param verdict    {@code bound} (≥ 50 % of the window), {@code partly bound}, {@code not bound} (< 10 %)
+     * @param logLines   csi-provisioner's own throttling log lines in the window (a lower bound), when read
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record ProvisionerBucket(String method, Double qps, Integer burst, Boolean assumed, long requests,
+                                    long atLimit, Double atLimitShare, Double boundShare, String verdict,
+                                    Long logLines) {
+    }
+
+    /** One API Priority and Fairness priority level over the window (kube-apiserver's /metrics). */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record PriorityLevel(long dispatched, long rejected, Map<String, Long> rejectedByReason,
+                                Double waitMeanMs, Long inQueueAtEnd) {
+    }
+
+    /**
+     * Server-side throttling: API Priority and Fairness.
+     *
+     * @param readable       false when kube-apiserver's /metrics could not be read ({@code reason} says why)
+     * @param clients        per component, its window requests by "flow schema → priority level" (audit log)
+     * @param rejected       429s over every priority level
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record ServerThrottling(boolean readable, String reason, String source,
+                                   Map<String, PriorityLevel> priorityLevels,
+                                   Map<String, Map<String, Long>> clients, Long rejected, Integer resets) {
     }
 
     /**

@@ -17,6 +17,7 @@ import dev.provbench.measure.Operations;
 import dev.provbench.measure.ProvisionerLog;
 import dev.provbench.measure.ProvisionerMetrics;
 import dev.provbench.measure.Resources;
+import dev.provbench.measure.ServerThrottling;
 import dev.provbench.measure.StandInRequests;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -67,7 +68,11 @@ final class Measurements {
             out.add(new ProvisionerMetrics(new MetricsScrape(c.provisionerMetrics())));
         }
         if (c.auditLog() != null) {
-            out.add(new AuditLogRequests(c.auditLog()));
+            out.add(new AuditLogRequests(c.auditLog(), c.request().provisionerKubeApiQps,
+                    c.request().provisionerKubeApiBurst, s.client()));
+        }
+        if (s.cluster() == null) {
+            out.add(new ServerThrottling(s.client()));
         }
         out.add(resources(c, s));
         return out;

@@ -111,6 +111,15 @@ public class RunRequest {
     @Option(names = "--burst", description = "Client burst (default ${DEFAULT-VALUE}).")
     public int burst = RateLimiter.DEFAULT_BURST;
 
+    @Option(names = "--provisioner-kube-api-qps", description = "Against a cluster: csi-provisioner's "
+            + "--kube-api-qps as deployed, for the audit-log estimate of how bucket-bound it was (default: its "
+            + "default 5, marked assumed in the report; negative = unlimited).")
+    public Double provisionerKubeApiQps;
+
+    @Option(names = "--provisioner-kube-api-burst", description = "Against a cluster: csi-provisioner's "
+            + "--kube-api-burst as deployed (default: its default 10, marked assumed).")
+    public Integer provisionerKubeApiBurst;
+
     @Option(names = "--local-provisioner-qps", description = "--local: the stand-in provisioner's QPS; negative "
             + "= unlimited (default ${DEFAULT-VALUE}).")
     public double localProvisionerQps = RateLimiter.DEFAULT_QPS;
@@ -452,6 +461,11 @@ public class RunRequest {
             throw bad("waitMode", "is required");
         }
         rate("qps", qps, "burst", burst, limits);
+        if (provisionerKubeApiQps != null || provisionerKubeApiBurst != null) {
+            rate("provisionerKubeApiQps", provisionerKubeApiQps == null ? RateLimiter.DEFAULT_QPS : provisionerKubeApiQps,
+                    "provisionerKubeApiBurst", provisionerKubeApiBurst == null ? RateLimiter.DEFAULT_BURST
+                            : provisionerKubeApiBurst, limits);
+        }
         if (local) {
             rate("localProvisionerQps", localProvisionerQps, "localProvisionerBurst", localProvisionerBurst, limits);
             if (localProvisionerReads == null) {

@@ -267,7 +267,7 @@ class RunsResourceTest {
     @Test
     void anAbortOfTheLargestRunIsBounded() throws Exception {
         String body = post("{\"local\": true, \"threads\": 4096, \"duration\": \"10m\", \"warmup\": \"0\", "
-                + "\"qps\": -1, \"localProvisionerQps\": -1, \"localApiLatency\": \"0\", \"abortGrace\": \"3s\", "
+                + "\"ramp\": \"0\", \"qps\": -1, \"localProvisionerQps\": -1, \"localApiLatency\": \"0\", \"abortGrace\": \"3s\", "
                 + "\"opTimeout\": \"30s\", \"cleanupTimeout\": \"10m\", \"interval\": \"1s\"}", 202);
         String id = io.restassured.path.json.JsonPath.from(body).getString("id");
         // its cleanup deletes ~1,100 claims through the serial stand-ins: ~30 s on a quiet machine (hack/bench/abort),
