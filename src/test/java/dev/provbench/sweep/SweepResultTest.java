@@ -16,7 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SweepResultTest {
 
-    /** A real run's report (hack/local-cluster, 60 s) that had nothing to warn about: no "warnings" in its JSON. */
+    /**
+     * A real run's report (hack/local-cluster, 60 s) that had nothing to warn about: no "warnings" in its JSON.
+     * Its {@code window} was rewritten by hand for schema 3 (a steady verdict; the figures are illustrative).
+     */
     private static RunReport reportWithoutWarnings() throws Exception {
         try (InputStream in = SweepResultTest.class.getResourceAsStream("report-without-warnings.json")) {
             return new ObjectMapper().findAndRegisterModules().readValue(in, RunReport.class);
