@@ -101,7 +101,7 @@ function waterfall(svg, title, stages) {
   let at = 0;
   stages.forEach((x, i) => {
     const y = T + i * row, m = Math.max(0, x.mean);
-    const color = x.clocks.startsWith('tool+') ? '#d9480f' : '#2563eb';
+    const color = x.clocks === 'tool+driver' ? '#d9480f' : '#2563eb';
     s += `<text x="6" y="${(y + row * 0.65).toFixed(1)}">${esc(x.stage)}</text>`;
     s += `<rect x="${(L + at * scale).toFixed(1)}" y="${(y + 3).toFixed(1)}" width="${Math.max(1, m * scale).toFixed(1)}" `
       + `height="${(row - 6).toFixed(1)}" fill="${color}"><title>${esc(x.stage)}: mean ${fmt(x.mean)} ms, p99 ${fmt(x.p99)}, n=${x.n}</title></rect>`;

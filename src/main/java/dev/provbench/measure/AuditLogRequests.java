@@ -108,7 +108,18 @@ public final class AuditLogRequests implements Measurement {
         }
         dev.provbench.evidence.BucketReplay.Result r = dev.provbench.evidence.BucketReplay.replay(read.provisioner(),
                 q, b, window.start(), window.end());
-        String verdict = r.boundShare() >= 0.5 ? "bound" : r.boundShare() < 0.1 ? "not bound" : "partly bound";
+        // more requests in the window than such a bucket lets out (burst + qps × window, +10 % for the slack of
+        // receipt times): it is not the bucket csi-provisioner has
+        double allowed = b + q * java.time.Duration.between(window.start(), window.end()).toNanos() / 1e9;
+        boolean inconsistent = r.requests() > 1.1 * allowed;
+        String verdict = inconsistent ? "inconsistent" : r.boundShare() >= 0.5 ? "bound" : r.boundShare() < 0.1
+                ? "not bound" : "partly bound";
+        if (inconsistent) {
+            d.warn("csi-provisioner sent " + r.requests() + " requests in the window, more than the " + Math.round(allowed)
+                    + " a " + dev.provbench.report.Rows.num(q) + "/" + b + " bucket lets out: its --kube-api-qps/"
+                    + "--kube-api-burst are not these" + (assumed ? " (assumed: give --provisioner-kube-api-qps/"
+                    + "--provisioner-kube-api-burst)" : "") + "; throttling.provisioner cannot say whether it was bound");
+        }
         d.provisionerBucket(new dev.provbench.report.RunReport.ProvisionerBucket("audit-log replay of a "
                 + dev.provbench.report.Rows.num(q) + "/" + b + " token bucket over the receipt times of its "
                 + "requests (docs/load.md)", q, b, assumed, r.requests(), r.atLimit(),

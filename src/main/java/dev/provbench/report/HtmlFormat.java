@@ -101,14 +101,14 @@ public final class HtmlFormat implements ReportFormat {
             b.append(String.format(Locale.ROOT, "<text x=\"6\" y=\"%d\">%s</text>", y + 15, esc(x.stage())));
             b.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
                     + "fill=\"%s\"><title>%s: mean %s ms, p50 %s, p99 %s, n=%d</title></rect>", label + at * scale, y + 3,
-                    Math.max(1, mean * scale), row - 6, x.clocks().startsWith("tool+") ? "#d9480f" : "#1f6feb",
+                    Math.max(1, mean * scale), row - 6, x.clocks().equals("tool+driver") ? "#d9480f" : "#1f6feb",
                     esc(x.stage()), Rows.num(x.mean()), Rows.num(x.p50()), Rows.num(x.p99()), x.n()));
             b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\">%s ms (%.0f %%)</text>\n",
                     label + (at + mean) * scale + 4, y + 15, Rows.num(x.mean()), x.share() * 100));
             at += mean;
         }
-        b.append(String.format(Locale.ROOT, "<text x=\"6\" y=\"%d\">orange: the stage's ends come from two "
-                + "processes' clocks; total %s ms</text></svg>\n", h - 6, Rows.num(total)));
+        b.append(String.format(Locale.ROOT, "<text x=\"6\" y=\"%d\">orange: the stage's ends come from the "
+                + "clocks of two machines; total %s ms</text></svg>\n", h - 6, Rows.num(total)));
         return b.toString();
     }
 

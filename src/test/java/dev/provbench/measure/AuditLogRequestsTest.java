@@ -1,0 +1,78 @@
+package dev.provbench.measure;
+
+import dev.provbench.load.RunWindow;
+import dev.provbench.report.RunReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class AuditLogRequestsTest {
+    private static final Instant T0 = Instant.parse("2026-12-03T00:00:00Z");
+    private static final RunReport.Latency NONE = new RunReport.Latency(0, 0, 0, 0, 0, 0, 0);
+
+    /**
+     * An audit log of csi-provisioner's requests: {@code first} at once, then one every {@code every} seconds for
+     * 60 s (a saturated 5/10 client-go bucket: 10 at once, then one per 200 ms).
+     */
+    private static Path log(Path dir, int first, double every) throws Exception {
+        List<Double> times = new ArrayList<>();
+        for (int i = 0; i < first; i++) {
+            times.add(0.0);
+        }
+        for (double t = every; t < 60; t += every) {
+            times.add(t);
+        }
+        List<String> lines = new ArrayList<>();
+        for (double t : times) {
+            lines.add("{\"stage\":\"ResponseComplete\",\"requestReceivedTimestamp\":\"" + T0.plusNanos((long) (t * 1e9))
+                    + "\",\"user\":{\"username\":\"system:serviceaccount:provbench:csi-provisioner\",\"groups\":"
+                    + "[\"system:serviceaccounts\"]},\"verb\":\"create\",\"objectRef\":{\"resource\":\"persistentvolumes\"},"
+                    + "\"requestURI\":\"/api/v1/persistentvolumes\",\"responseStatus\":{\"code\":201}}");
+        }
+        Path p = dir.resolve("audit-" + first + "-" + every + ".log");
+        Files.write(p, lines);
+        return p;
+    }
+
+    private static RunReport.ProvisionerBucket replay(Path log, Double qps, Integer burst, List<String> warnings) {
+        AuditLogRequests m = new AuditLogRequests(log, qps, burst, null);
+        RunWindow w = new RunWindow(T0, 0, 1_000_000_000L, 60_000_000_000L, false);
+        m.finish(w);
+        ReportDraft d = new ReportDraft(new ReportDraft.Grid(w, 10_000_000_000L, 60_000_000_000L));
+        RunReport.OpLatency l = new RunReport.OpLatency(NONE, NONE, NONE);
+        d.ops(new RunReport.Ops(1, 1, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), new RunReport.Latencies(l, l), null,
+                null, null);
+        d.requests(new RunReport.Requests(0, Map.of(), Map.of(), Map.of(), null, null),
+                new RunReport.Throttling(0, 0, 0, 0, 0, 0, 0, 0), null);
+        m.report(d);
+        RunReport r = d.build("t", "cluster", "id", null, null, null);
+        if (r.warnings() != null) {
+            warnings.addAll(r.warnings());
+        }
+        return r.throttling().provisioner();
+    }
+
+    @Test
+    void aSaturatedBucketIsBoundAndOneFasterThanTheBucketIsInconsistent(@TempDir Path dir) throws Exception {
+        List<String> warnings = new ArrayList<>();
+        RunReport.ProvisionerBucket paced = replay(log(dir, 10, 0.2), 5.0, 10, warnings);
+        assertEquals("bound", paced.verdict(), paced.toString());
+        assertTrue(warnings.isEmpty(), warnings.toString());
+        // 100 requests a second cannot come out of a 5/10 bucket: the replay says so instead of "bound"
+        RunReport.ProvisionerBucket fast = replay(log(dir, 0, 0.01), null, null, warnings);
+        assertEquals("inconsistent", fast.verdict(), fast.toString());
+        assertTrue(fast.assumed());
+        assertTrue(warnings.stream().anyMatch(x -> x.contains("are not these")), warnings.toString());
+        // given as unlimited: not bound
+        assertEquals("not bound", replay(log(dir, 0, 0.01), -1.0, 10, warnings).verdict());
+    }
+}
