@@ -125,7 +125,7 @@ public final class Waits implements AutoCloseable {
 
     private void claimChanged(PersistentVolumeClaim c) {
         Map<String, String> ann = c.getMetadata().getAnnotations();
-        if (ann != null && ann.containsKey(ANN_PROVISIONER)) {
+        if (ann != null && ann.containsKey(ANN_PROVISIONER) && c.getMetadata().getDeletionTimestamp() == null) {
             stamps.marked(c.getMetadata().getName(), c.getMetadata().getUid(), System.nanoTime());
         }
         String pv = boundVolume(c);
