@@ -142,7 +142,7 @@ public class RunCommand implements Callable<Integer>, Main.EarlyChecked {
                     : (e.finished().toEpochMilli() - e.started().toEpochMilli()) / 1000.0;
             Junit.write(err, junit, dev.provbench.report.JUnitXml.suite("provbench run " + e.id(),
                     e.started() == null ? e.created() : e.started(), secs, java.util.Map.of("runId", e.id()),
-                    dev.provbench.report.JUnitXml.runCases("provbench.run", "", e.report(), e.exitCode(), e.message(),
+                    Junit.runCases("provbench.run", "", e.report(), e.exitCode(), e.message(),
                             secs), e.report() == null ? "" : dev.provbench.report.Format.TABLE.render(e.report())));
         }
         if (e.state() == RunExecution.State.ABORTED && e.report() != null) {

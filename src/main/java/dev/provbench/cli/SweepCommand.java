@@ -173,7 +173,7 @@ public class SweepCommand implements Callable<Integer>, Main.EarlyChecked {
         java.util.List<dev.provbench.report.JUnitXml.Case> cases = new java.util.ArrayList<>();
         for (var d : s.doneRuns()) {
             var p = d.planned();
-            cases.addAll(dev.provbench.report.JUnitXml.runCases("provbench.sweep.cell" + p.cell().index(),
+            cases.addAll(Junit.runCases("provbench.sweep.cell" + p.cell().index(),
                     "run " + p.seq() + " (" + p.cell().label(s.plan().varying()) + ", repeat " + p.repeat() + "): ",
                     d.report(), d.exitCode(), d.message(), d.seconds()));
         }

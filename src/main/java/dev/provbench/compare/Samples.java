@@ -80,7 +80,7 @@ public final class Samples {
         String text = Files.readString(p);
         if (name(p).endsWith(".json")) {
             try {
-                text = new BenchFormat().render(JsonFormat.parse(text));
+                text = new BenchFormat().render(dev.provbench.run.Measurements.parse(text));
             } catch (IOException | RuntimeException e) {
                 // the parser's message quotes the file: name the file and the kind of failure only
                 throw new IOException(p + " is not a provbench report (" + e.getClass().getSimpleName() + ")");

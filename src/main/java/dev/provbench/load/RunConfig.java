@@ -1,5 +1,7 @@
 package dev.provbench.load;
 
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+
 import java.time.Duration;
 
 /**
@@ -17,8 +19,19 @@ import java.time.Duration;
  */
 public record RunConfig(int threads, Duration duration, long cycles, Duration opTimeout, String namespace,
                         String storageClass, String size, String accessMode, WaitMode waitMode, double qps,
-                        int burst, Duration interval, Duration warmup, Duration warmupMax, Duration abortGrace,
-                        Duration cleanupTimeout, Duration stallTimeout, Duration ramp) {
+                        int burst, Duration interval,
+                        @JsonSerialize(nullsUsing = Auto.class) Duration warmup, Duration warmupMax,
+                        Duration abortGrace, Duration cleanupTimeout, Duration stallTimeout,
+                        @JsonSerialize(nullsUsing = Auto.class) Duration ramp) {
+
+    /** A null duration of a setting whose null means "auto" is written so. */
+    static final class Auto extends com.fasterxml.jackson.databind.JsonSerializer<Object> {
+        @Override
+        public void serialize(Object v, com.fasterxml.jackson.core.JsonGenerator g,
+                com.fasterxml.jackson.databind.SerializerProvider p) throws java.io.IOException {
+            g.writeString("auto");
+        }
+    }
 
     /** How workers wait for Bound and for PV-gone; JSON and flag values are the lower-case names. */
     public enum WaitMode {

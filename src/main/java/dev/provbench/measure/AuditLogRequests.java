@@ -3,7 +3,15 @@ package dev.provbench.measure;
 import dev.provbench.evidence.AuditLog;
 import dev.provbench.load.RunWindow;
 
+import dev.provbench.report.Rows;
+import dev.provbench.report.SectionKind;
+import dev.provbench.report.SectionKind.Row;
+
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -12,6 +20,42 @@ import java.util.Map;
  * window's ops.
  */
 public final class AuditLogRequests implements Measurement {
+
+    /**
+     * Was csi-provisioner bound by its client-side bucket in the window? ({@code throttling.provisioner}; its
+     * own log's count is {@link ProvisionerLog}'s {@code logLines} beside it.)
+     *
+     * @param method     how it was found: the stand-in's own bucket (exact) or a replay of the audit log
+     * @param assumed    qps/burst not given (--provisioner-qps/--provisioner-burst): csi-provisioner's defaults
+     * @param atLimit    requests sent at the bucket's limit (they waited for their token)
+     * @param boundShare share of the window the bucket held under one token (null when not known)
+     * @param verdict    {@code bound} (≥ 50 % of the window), {@code partly bound}, {@code not bound} (< 10 %)
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record ProvisionerBucket(String method, Double qps, Integer burst, Boolean assumed, long requests,
+                                    long atLimit, Double atLimitShare, Double boundShare, String verdict) {
+    }
+
+    /** {@code throttling.server.clients}: per component, its window requests by "flow schema → priority level". */
+    public record Clients(Map<String, Map<String, Long>> clients) {
+    }
+
+    public static final SectionKind<ProvisionerBucket> BUCKET = SectionKind.of("throttling.provisioner",
+            ProvisionerBucket.class).rows(b -> List.of(new Row("throttling", b.method().startsWith("the stand-in")
+            ? "csi-provisioner (stand-in, exact)" : "csi-provisioner (estimated)", (b.verdict() == null ? ""
+            : b.verdict().toUpperCase(Locale.ROOT) + " — ") + b.atLimit() + " of " + b.requests()
+            + " requests at the bucket's limit" + (b.boundShare() == null ? "" : ", bucket empty "
+            + Math.round(b.boundShare() * 100) + " % of the window") + (b.qps() == null ? "" : " at "
+            + Rows.num(b.qps()) + "/" + b.burst() + (Boolean.TRUE.equals(b.assumed()) ? " (assumed: its defaults)"
+            : "")) + " — " + b.method())));
+
+    public static final SectionKind<Clients> CLIENTS = SectionKind.of("throttling.server", Clients.class).rows(c -> {
+        List<Row> rows = new ArrayList<>();
+        c.clients().forEach((who, f) -> rows.add(new Row("throttling", "  " + who + " → priority level",
+                Rows.map(f))));
+        return rows;
+    });
+
     /** kube-apiserver writes its audit log in batches; wait this long after the run before reading it. */
     static final long FLUSH_MILLIS = 2000;
     private final Path log;
@@ -74,8 +118,10 @@ public final class AuditLogRequests implements Measurement {
             d.warn("cannot read the audit log " + log + ": " + problem);
             return;
         }
-        counts.forEach((name, c) -> d.component(name, new dev.provbench.report.RunReport.Requests(c.requests(),
+        Map<String, dev.provbench.report.RunReport.Requests> components = new java.util.TreeMap<>();
+        counts.forEach((name, c) -> components.put(name, new dev.provbench.report.RunReport.Requests(c.requests(),
                 c.byVerb(), c.byVerbResource(), c.byCode(), d.perOp(c.requests()), null)));
+        d.put(ClientRequests.COMPONENTS, components.isEmpty() ? null : components);
         bucket(d);
         if (schemas != null) {
             FlowMatch match = new FlowMatch(schemas);
@@ -85,7 +131,7 @@ public final class AuditLogRequests implements Measurement {
                 flows.computeIfAbsent(component, k -> new java.util.TreeMap<>()).merge(f == null ? "none (catch-all)"
                         : f, n, Long::sum);
             }));
-            d.flows(flows);
+            d.put(CLIENTS, new Clients(flows));
         } else if (client != null) {
             d.warn("cannot list FlowSchemas (" + schemasProblem + "): throttling.server names no client's priority "
                     + "level (the load identity needs list on flowschemas.flowcontrol.apiserver.k8s.io)");
@@ -101,9 +147,9 @@ public final class AuditLogRequests implements Measurement {
         int b = burst == null ? dev.provbench.kube.RateLimiter.DEFAULT_BURST : burst;
         boolean assumed = qps == null && burst == null;
         if (q < 0) {
-            d.provisionerBucket(new dev.provbench.report.RunReport.ProvisionerBucket("no client-side bucket "
+            d.put(BUCKET, new ProvisionerBucket("no client-side bucket "
                     + "(--provisioner-kube-api-qps negative)", q, b, false, counts.get("csi-provisioner").requests(),
-                    0, 0.0, 0.0, "not bound", null));
+                    0, 0.0, 0.0, "not bound"));
             return;
         }
         dev.provbench.evidence.BucketReplay.Result r = dev.provbench.evidence.BucketReplay.replay(read.provisioner(),
@@ -120,10 +166,10 @@ public final class AuditLogRequests implements Measurement {
                     + "--kube-api-burst are not these" + (assumed ? " (assumed: give --provisioner-kube-api-qps/"
                     + "--provisioner-kube-api-burst)" : "") + "; throttling.provisioner cannot say whether it was bound");
         }
-        d.provisionerBucket(new dev.provbench.report.RunReport.ProvisionerBucket("audit-log replay of a "
+        d.put(BUCKET, new ProvisionerBucket("audit-log replay of a "
                 + dev.provbench.report.Rows.num(q) + "/" + b + " token bucket over the receipt times of its "
                 + "requests (docs/load.md)", q, b, assumed, r.requests(), r.atLimit(),
                 r.requests() == 0 ? null : dev.provbench.report.ReportBuilder.round((double) r.atLimit() / r.requests()),
-                dev.provbench.report.ReportBuilder.round(r.boundShare()), verdict, null));
+                dev.provbench.report.ReportBuilder.round(r.boundShare()), verdict));
     }
 }

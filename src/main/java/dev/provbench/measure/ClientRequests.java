@@ -3,9 +3,19 @@ package dev.provbench.measure;
 import dev.provbench.kube.RequestStats;
 import dev.provbench.load.RunWindow;
 import dev.provbench.report.ReportBuilder;
+import dev.provbench.report.Rows;
 import dev.provbench.report.RunReport;
+import dev.provbench.report.SectionKind;
+import dev.provbench.report.SectionKind.Metric;
+import dev.provbench.report.SectionKind.Row;
+import dev.provbench.report.SectionKind.Unit;
 import dev.provbench.util.IntervalCounts;
+import com.fasterxml.jackson.core.type.TypeReference;
 import org.HdrHistogram.Histogram;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * {@code requests} and {@code throttling}: the tool's own client. The window is one of the client's epochs
@@ -16,6 +26,46 @@ import org.HdrHistogram.Histogram;
  * per interval in every phase.
  */
 public final class ClientRequests implements Measurement {
+
+    /** provbench's own client-side throttling in the window ({@code throttling}; exact, its own limiter). */
+    public record Throttling(long throttled, long over50ms, long over1s, double waitSeconds, double waitP50Ms,
+                             double waitP99Ms, double waitMaxMs, long deferred) {
+    }
+
+    public static final SectionKind<RunReport.Requests> REQUESTS = SectionKind.of("requests", RunReport.Requests.class)
+            .rows(q -> List.of(
+                    new Row("requests", "total", q.total() + (q.perOp() == null ? "" : " (" + Rows.num(q.perOp())
+                            + " per op)") + (q.totalIncludingCleanup() == null ? "" : "; " + q.totalIncludingCleanup()
+                            + " including warm-up, drain and cleanup")),
+                    new Row("requests", "by verb", Rows.map(q.byVerb())),
+                    new Row("requests", "by code", Rows.map(q.byCode()))))
+            .metrics(List.of(Unit.lower("req/op")), q -> q.perOp() == null ? List.of()
+                    : List.of(Metric.of("req/op", q.perOp())))
+            .headline(q -> q.total() + " API requests");
+
+    public static final SectionKind<Throttling> THROTTLING = SectionKind.of("throttling", Throttling.class)
+            .rows(t -> List.of(
+                    new Row("throttling", "tool (exact, its own limiter)", t.throttled() + " throttled requests (>50ms "
+                            + t.over50ms() + ", >1s " + t.over1s() + ")"),
+                    new Row("throttling", "wait", Rows.num(t.waitSeconds()) + " s total, p50 " + Rows.num(t.waitP50Ms())
+                            + " ms, p99 " + Rows.num(t.waitP99Ms()) + " ms, max " + Rows.num(t.waitMaxMs()) + " ms")))
+            .metrics(List.of(Unit.lower("throttled")), t -> List.of(Metric.count("throttled", t.throttled())))
+            .headline(t -> t.throttled() + " throttled");
+
+    /**
+     * {@code components}: other clients' requests in the window, by component name (the stand-ins',
+     * {@link StandInRequests}; the audit log's, {@link AuditLogRequests}).
+     */
+    public static final SectionKind<Map<String, RunReport.Requests>> COMPONENTS = SectionKind.of("components",
+            new TypeReference<Map<String, RunReport.Requests>>() {
+            }).rows(m -> {
+                List<Row> rows = new ArrayList<>();
+                m.forEach((name, req) -> rows.add(new Row("components", name + " requests", req.total()
+                        + (req.perOp() == null ? "" : " (" + Rows.num(req.perOp()) + " per op)") + ": "
+                        + Rows.map(req.byVerbResource()))));
+                return rows;
+            });
+
     private final RequestStats stats;
     private IntervalCounts throttledSeries;
     private int windowEpoch = -1;
@@ -56,7 +106,7 @@ public final class ClientRequests implements Measurement {
     public void report(ReportDraft d) {
         RequestStats.Snapshot s = inWindow;
         boolean any = waits.getTotalCount() > 0;
-        RunReport.Throttling t = new RunReport.Throttling(s.throttled(), s.over50ms(), s.over1s(),
+        Throttling t = new Throttling(s.throttled(), s.over50ms(), s.over1s(),
                 ReportBuilder.round(s.waitSeconds()), any ? ReportBuilder.round(waits.getValueAtPercentile(50) / 1e3) : 0,
                 any ? ReportBuilder.round(waits.getValueAtPercentile(99) / 1e3) : 0,
                 any ? ReportBuilder.round(waits.getMaxValue() / 1e3) : 0, s.deferred());
@@ -64,7 +114,9 @@ public final class ClientRequests implements Measurement {
         for (int i = 0; i < series.length; i++) {
             series[i] = throttledSeries.get(i);
         }
-        d.requests(requests(s, d, totalAtFinish), t, series);
+        d.put(REQUESTS, requests(s, d, totalAtFinish));
+        d.put(THROTTLING, t);
+        d.column(ReportDraft.Column.THROTTLED, series);
     }
 
     /** A client's requests in the window as a report section, per op over the window's ops. */

@@ -4,9 +4,13 @@ import dev.provbench.csi.CsiMethods;
 import dev.provbench.evidence.CounterTrack;
 import dev.provbench.evidence.DriverCounts;
 import dev.provbench.load.RunWindow;
-import dev.provbench.report.RunReport;
+import dev.provbench.report.Rows;
+import dev.provbench.report.SectionKind;
+import dev.provbench.report.SectionKind.Row;
 import org.jboss.logging.Logger;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -18,6 +22,53 @@ import java.util.TreeMap;
  * window is {@link CounterTrack}'s, so a driver that restarted is summed over its segments and flagged.
  */
 public final class DriverCalls implements Measurement {
+
+    /**
+     * The mock driver's own view of the window: {@code createVolume}/{@code deleteVolume} are the volumes it
+     * created and deleted (idempotent repeats not counted); {@code *Calls} are the calls it answered OK
+     * (csi-provisioner repeats DeleteVolume until the PV is gone). {@code errors} are the error answers the
+     * driver gave of itself and {@code injected} those it gave because a fault rule said so, both by
+     * "Method CODE". {@code resets}: restarts of the driver seen in the window (its figures sum the segments).
+     * {@code source} says how they were read.
+     */
+    public record Driver(Long createVolume, Long deleteVolume, Long createVolumeCalls, Long deleteVolumeCalls,
+                         Map<String, Long> errors, Map<String, Long> injected, String source, Integer resets,
+                         Agreement agreement) {
+    }
+
+    /**
+     * Whether the driver's volumes agree with the tool's ops: {@code ok} when the driver's creates (deletes) lie
+     * in [tool − in flight at start, tool + in flight at end + failed ops + reclaimed claims] — the driver may
+     * act for ops that were in flight at an edge or failed on the tool's side —, {@code reset} when the driver
+     * restarted in the window (no exact check is possible), {@code mismatch} otherwise.
+     */
+    public record Agreement(String status, long toolCreates, long driverCreates, long toolDeletes,
+                            long driverDeletes, long allowedBelow, long allowedAbove) {
+    }
+
+    public static final SectionKind<Driver> DRIVER = SectionKind.of("driver", Driver.class).rows(DriverCalls::rows);
+
+    private static List<Row> rows(Driver dr) {
+        List<Row> rows = new ArrayList<>();
+        rows.add(new Row("driver", "volumes created / deleted", dr.createVolume() + " / " + dr.deleteVolume() + " ("
+                + dr.source() + ")" + (dr.resets() == null ? "" : " — RESET " + dr.resets() + "x, segments summed")));
+        rows.add(new Row("driver", "CreateVolume / DeleteVolume calls OK", dr.createVolumeCalls() + " / "
+                + dr.deleteVolumeCalls()));
+        if (dr.errors() != null) {
+            rows.add(new Row("driver", "error answers (its own)", Rows.map(dr.errors())));
+        }
+        if (dr.injected() != null) {
+            rows.add(new Row("driver", "error answers (injected)", Rows.map(dr.injected())));
+        }
+        Agreement a = dr.agreement();
+        if (a != null) {
+            rows.add(new Row("driver", "agrees with the tool", a.status() + " — volumes created " + a.driverCreates()
+                    + " vs creates " + a.toolCreates() + ", deleted " + a.driverDeletes() + " vs deletes "
+                    + a.toolDeletes() + " (allowed −" + a.allowedBelow() + " … +" + a.allowedAbove() + ")"));
+        }
+        return rows;
+    }
+
     private static final Logger LOG = Logger.getLogger(DriverCalls.class);
     private final DriverCounts source;
     private final CounterTrack track = new CounterTrack();
@@ -85,8 +136,8 @@ public final class DriverCalls implements Measurement {
         });
         long creates = inc.count(DriverCounts.VOLUMES_CREATED);
         long deletes = inc.count(DriverCounts.VOLUMES_DELETED);
-        RunReport.Agreement agreement = agreement(d.ops(), creates, deletes, inc.resets());
-        d.driver(new RunReport.Driver(creates, deletes,
+        Agreement agreement = agreement(d.get(Operations.OPS), creates, deletes, inc.resets());
+        d.put(DRIVER, new Driver(creates, deletes,
                 inc.count(DriverCounts.calls(CsiMethods.CREATE_VOLUME, "OK")),
                 inc.count(DriverCounts.calls(CsiMethods.DELETE_VOLUME, "OK")),
                 errors.isEmpty() ? null : errors, injected.isEmpty() ? null : injected, source.source(),
@@ -102,8 +153,8 @@ public final class DriverCalls implements Measurement {
         }
     }
 
-    /** The check {@link RunReport.Agreement} defines; null without the ops section. */
-    static RunReport.Agreement agreement(RunReport.Ops o, long driverCreates, long driverDeletes, int resets) {
+    /** The check {@link Agreement} defines; null without the ops section. */
+    static Agreement agreement(Operations.Ops o, long driverCreates, long driverDeletes, int resets) {
         if (o == null) {
             return null;
         }
@@ -112,6 +163,6 @@ public final class DriverCalls implements Measurement {
         boolean ok = driverCreates >= o.creates() - below && driverCreates <= o.creates() + above
                 && driverDeletes >= o.deletes() - below && driverDeletes <= o.deletes() + above;
         String status = resets > 0 ? "reset" : ok ? "ok" : "mismatch";
-        return new RunReport.Agreement(status, o.creates(), driverCreates, o.deletes(), driverDeletes, below, above);
+        return new Agreement(status, o.creates(), driverCreates, o.deletes(), driverDeletes, below, above);
     }
 }

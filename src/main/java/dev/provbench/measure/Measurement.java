@@ -35,6 +35,9 @@ public interface Measurement {
     default void finish(RunWindow w) {
     }
 
-    /** Puts this measurement's section(s) into the report. Called after {@link #finish}, in registry order. */
+    /**
+     * Puts this measurement's sections into the report ({@link ReportDraft#put}, of the kinds it declares in
+     * {@code run.Measurements}' registry line). Called after {@link #finish}, in registry order.
+     */
     void report(ReportDraft draft);
 }

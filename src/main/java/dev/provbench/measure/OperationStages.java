@@ -8,8 +8,11 @@ import dev.provbench.load.LoadRun;
 import dev.provbench.load.OpLog;
 import dev.provbench.load.RunWindow;
 import dev.provbench.load.Stamps;
+import dev.provbench.report.HtmlFormat;
 import dev.provbench.report.ReportBuilder;
-import dev.provbench.report.RunReport;
+import dev.provbench.report.Rows;
+import dev.provbench.report.SectionKind;
+import dev.provbench.report.SectionKind.Row;
 
 import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +24,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -35,6 +39,98 @@ import java.util.TreeMap;
  * (every phase).
  */
 public final class OperationStages implements Measurement {
+
+    /**
+     * One stage of an op, over the window's ops that have every stamp: from the previous stamp to this one (ms).
+     *
+     * @param share    this stage's mean / the sum of the stages' means (the op's mean total time)
+     * @param clocks   {@code tool}, {@code driver}, or {@code tool+driver} when its two ends come from two
+     *                 processes' clocks
+     * @param negative ops whose stage came out below 0 (possible only across two clocks or two observers), else null
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record Stage(String stage, long n, double mean, double p50, double p90, double p99, double max,
+                        double share, String clocks, Long negative) {
+    }
+
+    /**
+     * @param complete  window ops with every stamp (the stages' n)
+     * @param missing   the others, by the first stamp each lacks
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record StageOps(long complete, Map<String, Long> missing) {
+    }
+
+    /**
+     * @param dominant     per kind, the stage with the largest mean
+     * @param driverCalls  where the driver's stamps came from, or null when no driver was readable
+     * @param twoClocks    true when a stage mixes the tool's clock with a driver's on another machine (then
+     *                     those stages may be off by the clocks' offset)
+     * @param note         what may make these figures wrong (calls missed, a source unreadable), or null
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record Stages(List<Stage> create, List<Stage> delete, Map<String, String> dominant,
+                         Map<String, StageOps> ops, String driverCalls, boolean twoClocks, String note) {
+    }
+
+    public static final SectionKind<Stages> STAGES = SectionKind.of("latency.stages", Stages.class).rows(st -> {
+        List<Row> rows = new ArrayList<>();
+        rows.add(new Row("stages", "create (mean ms)", line(st.create(), st.ops().get("create"))));
+        rows.add(new Row("stages", "delete (mean ms)", line(st.delete(), st.ops().get("delete"))));
+        if (st.dominant() != null) {
+            rows.add(new Row("stages", "dominant", Rows.map2(st.dominant())));
+        }
+        if (st.note() != null) {
+            rows.add(new Row("stages", "note", st.note()));
+        }
+        return rows;
+    }).html((st, r) -> "<h2>Where the time goes</h2>\n"
+            + waterfall("waterfall-create", "create: mean per stage (window ops with every stamp)", st.create())
+            + waterfall("waterfall-delete", "delete: mean per stage (window ops with every stamp)", st.delete())
+            + (st.note() == null ? "" : "<p class=\"s\">" + HtmlFormat.esc(st.note()) + "</p>\n"));
+
+    static String line(List<Stage> stages, StageOps ops) {
+        StringBuilder b = new StringBuilder();
+        for (Stage x : stages) {
+            b.append(b.length() == 0 ? "" : " → ").append(x.stage()).append(' ').append(Rows.num(x.mean()))
+                    .append(x.negative() == null ? "" : " (" + x.negative() + " negative)");
+        }
+        long n = ops == null ? 0 : ops.complete();
+        b.append(" (n=").append(n);
+        if (ops != null && ops.missing() != null) {
+            b.append("; left out, by first missing stamp: ").append(Rows.map(ops.missing()));
+        }
+        return b.append(')').toString();
+    }
+
+    /** One row per stage: a bar from the mean start to the mean end of the stage (means add up to the op's). */
+    static String waterfall(String id, String title, List<Stage> stages) {
+        int w = 900, label = 230, row = 22, top = 24;
+        int h = top + row * Math.max(1, stages.size()) + 24;
+        double total = stages.stream().mapToDouble(x -> Math.max(0, x.mean())).sum();
+        StringBuilder b = new StringBuilder();
+        b.append(String.format(Locale.ROOT, "<svg id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                + "data-stages=\"%d\" role=\"img\"><text x=\"6\" y=\"16\">%s</text>\n", id, w, h, w, h,
+                stages.size(), HtmlFormat.esc(title)));
+        double at = 0;
+        double scale = total > 0 ? (w - label - 120) / total : 0;
+        for (int i = 0; i < stages.size(); i++) {
+            Stage x = stages.get(i);
+            double mean = Math.max(0, x.mean());
+            int y = top + i * row;
+            b.append(String.format(Locale.ROOT, "<text x=\"6\" y=\"%d\">%s</text>", y + 15, HtmlFormat.esc(x.stage())));
+            b.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+                    + "fill=\"%s\"><title>%s: mean %s ms, p50 %s, p99 %s, n=%d</title></rect>", label + at * scale, y + 3,
+                    Math.max(1, mean * scale), row - 6, x.clocks().equals("tool+driver") ? "#d9480f" : "#1f6feb",
+                    HtmlFormat.esc(x.stage()), Rows.num(x.mean()), Rows.num(x.p50()), Rows.num(x.p99()), x.n()));
+            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\">%s ms (%.0f %%)</text>\n",
+                    label + (at + mean) * scale + 4, y + 15, Rows.num(x.mean()), x.share() * 100));
+            at += mean;
+        }
+        b.append(String.format(Locale.ROOT, "<text x=\"6\" y=\"%d\">orange: the stage's ends come from the "
+                + "clocks of two machines; total %s ms</text></svg>\n", h - 6, Rows.num(total)));
+        return b.toString();
+    }
     /** Pages of driver calls read per sample at most (10,000 each): 50,000 calls a second. */
     static final int PAGES_PER_SAMPLE = 5;
     static final int PAGE = 10_000;
@@ -187,7 +283,7 @@ public final class OperationStages implements Measurement {
      * The stages of the window's ops completed so far (the live page's waterfall; the same definition as the
      * report's), at most once a second; null before the window has ops.
      */
-    public synchronized RunReport.Stages live() {
+    public synchronized Stages live() {
         long now = System.nanoTime();
         if (window == null || run.log() == null || now - liveAt < 1_000_000_000L && liveAt != 0) {
             return lastLive;
@@ -198,14 +294,14 @@ public final class OperationStages implements Measurement {
     }
 
     private long liveAt;
-    private RunReport.Stages lastLive;
+    private Stages lastLive;
 
-    private RunReport.Stages stages(List<Stamps.Op> ops) {
+    private Stages stages(List<Stamps.Op> ops) {
         boolean[] used = used();
         boolean twoClocks = driver != null && !driver.sameClock();
-        Map<String, RunReport.StageOps> counts = new LinkedHashMap<>();
-        List<RunReport.Stage> create = stages(ops, true, used, counts);
-        List<RunReport.Stage> delete = stages(ops, false, used, counts);
+        Map<String, StageOps> counts = new LinkedHashMap<>();
+        List<Stage> create = stages(ops, true, used, counts);
+        List<Stage> delete = stages(ops, false, used, counts);
         Map<String, String> dominant = new LinkedHashMap<>();
         dominant(create).ifPresent(s -> dominant.put("create", s));
         dominant(delete).ifPresent(s -> dominant.put("delete", s));
@@ -224,7 +320,7 @@ public final class OperationStages implements Measurement {
         if (twoClocks) {
             notes.add("the driver runs on another machine: stages marked tool+driver mix two clocks");
         }
-        return new RunReport.Stages(create, delete, dominant.isEmpty() ? null : dominant, counts,
+        return new Stages(create, delete, dominant.isEmpty() ? null : dominant, counts,
                 driver == null ? null : driver.source(), twoClocks, notes.isEmpty() ? null : String.join("; ", notes));
     }
 
@@ -232,14 +328,14 @@ public final class OperationStages implements Measurement {
     public synchronized void report(ReportDraft d) {
         List<Stamps.Op> ops = run.log() == null ? List.of() : run.stamps().finished();
         boolean[] used = used();
-        RunReport.Stages st = stages(ops);
-        d.stages(st);
-        List<RunReport.Stage> create = st.create();
-        List<RunReport.Stage> delete = st.delete();
+        Stages st = stages(ops);
+        d.put(STAGES, st);
+        List<Stage> create = st.create();
+        List<Stage> delete = st.delete();
         // a negative stage is flagged in its row (two observers: the tool's watch saw the step before it late);
         // a warning only where it may be two clocks' offset, or where the mean itself is below 0
-        for (List<RunReport.Stage> kind : List.of(create, delete)) {
-            for (RunReport.Stage s : kind) {
+        for (List<Stage> kind : List.of(create, delete)) {
+            for (Stage s : kind) {
                 if (s.negative() != null && (st.twoClocks() && s.clocks().equals("tool+driver") || s.mean() < 0)) {
                     d.warn((kind == create ? "create" : "delete") + " stage '" + s.stage() + "' came out negative "
                             + "for " + s.negative() + " of " + s.n() + " ops (" + s.clocks() + "): " + NEGATIVE);
@@ -251,9 +347,9 @@ public final class OperationStages implements Measurement {
         }
     }
 
-    private static java.util.Optional<String> dominant(List<RunReport.Stage> stages) {
-        return stages.stream().filter(s -> s.n() > 0).max(java.util.Comparator.comparingDouble(RunReport.Stage::mean))
-                .map(RunReport.Stage::stage);
+    private static java.util.Optional<String> dominant(List<Stage> stages) {
+        return stages.stream().filter(s -> s.n() > 0).max(java.util.Comparator.comparingDouble(Stage::mean))
+                .map(Stage::stage);
     }
 
     private static String clocks(boolean create, int stage, boolean driverRead, boolean sameClock) {
@@ -272,8 +368,8 @@ public final class OperationStages implements Measurement {
                 : new boolean[]{false, false, false, false, true, true, false};
     }
 
-    private List<RunReport.Stage> stages(List<Stamps.Op> ops, boolean create, boolean[] used,
-            Map<String, RunReport.StageOps> counts) {
+    private List<Stage> stages(List<Stamps.Op> ops, boolean create, boolean[] used,
+            Map<String, StageOps> counts) {
         List<String> names = create ? CREATE : DELETE;
         List<String> stampNames = create ? CREATE_STAMPS : DELETE_STAMPS;
         List<long[]> durations = new ArrayList<>();
@@ -303,7 +399,7 @@ public final class OperationStages implements Measurement {
             }
             durations.add(dur);
         }
-        counts.put(create ? "create" : "delete", new RunReport.StageOps(durations.size(),
+        counts.put(create ? "create" : "delete", new StageOps(durations.size(),
                 missing.isEmpty() ? null : missing));
         double total = 0;
         double[] means = new double[7];
@@ -318,7 +414,7 @@ public final class OperationStages implements Measurement {
             means[i] = sum / durations.size();
             total += means[i];
         }
-        List<RunReport.Stage> out = new ArrayList<>();
+        List<Stage> out = new ArrayList<>();
         boolean sameClock = driver == null || driver.sameClock();
         for (int i = 0; i < 7; i++) {
             if (!used[i]) {
@@ -334,7 +430,7 @@ public final class OperationStages implements Measurement {
                 }
             }
             Arrays.sort(v);
-            out.add(new RunReport.Stage(names.get(i), n, ms(n == 0 ? 0 : means[i] / 1e6), rank(v, 0.50),
+            out.add(new Stage(names.get(i), n, ms(n == 0 ? 0 : means[i] / 1e6), rank(v, 0.50),
                     rank(v, 0.90), rank(v, 0.99), n == 0 ? 0 : ms(v[n - 1]),
                     total > 0 ? ReportBuilder.round(means[i] / total) : 0, clocks(create, i, driver != null, sameClock),
                     negative == 0 ? null : negative));

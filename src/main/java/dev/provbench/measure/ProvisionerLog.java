@@ -2,6 +2,10 @@ package dev.provbench.measure;
 
 import dev.provbench.evidence.ThrottlingLines;
 import dev.provbench.load.RunWindow;
+import dev.provbench.report.SectionKind;
+import dev.provbench.report.SectionKind.Metric;
+import dev.provbench.report.SectionKind.Row;
+import dev.provbench.report.SectionKind.Unit;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -13,10 +17,37 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code provisioner.throttlingLines}: csi-provisioner's client-side throttling log lines whose timestamp
- * falls in the window, from a log file or from pod logs (read once, after the run).
+ * {@code provisioner.throttlingLines} (and {@code throttling.provisioner.logLines}, beside the bucket estimate):
+ * csi-provisioner's client-side throttling log lines whose timestamp falls in the window, from a log file or from
+ * pod logs (read once, after the run). client-go logs a wait over 50 ms only at {@code -v=3} and over 1 s through
+ * a rate-limited logger, so the count is a lower bound.
  */
 public final class ProvisionerLog implements Measurement {
+
+    /** {@code provisioner}: the lines, where they were read, and why they could not be (else null). */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record Log(Long throttlingLines, String logSource, String note) {
+    }
+
+    /** {@code throttling.provisioner.logLines}. */
+    public record LogLines(long logLines) {
+    }
+
+    public static final SectionKind<Log> LOG = SectionKind.of("provisioner", Log.class).rows(l -> {
+        List<Row> rows = new ArrayList<>();
+        if (l.throttlingLines() != null) {
+            rows.add(new Row("provisioner", "throttling log lines", l.throttlingLines() + " (" + l.logSource() + ")"));
+        }
+        if (l.note() != null) {
+            rows.add(new Row("provisioner", "note", l.note()));
+        }
+        return rows;
+    }).metrics(List.of(Unit.lower("provisioner-throttling-lines")), l -> l.throttlingLines() == null ? List.of()
+            : List.of(Metric.count("provisioner-throttling-lines", l.throttlingLines())));
+
+    public static final SectionKind<LogLines> LOG_LINES = SectionKind.of("throttling.provisioner", LogLines.class)
+            .rows(l -> List.of(new Row("throttling", "csi-provisioner (its log, a lower bound)", l.logLines()
+                    + " throttling lines")));
     private final Path file;
     private final KubernetesClient client;
     private final String podNamespace;
@@ -67,11 +98,11 @@ public final class ProvisionerLog implements Measurement {
 
     @Override
     public void report(ReportDraft d) {
-        if (lines != null) {
-            d.throttlingLines(lines, source);
+        if (lines != null || note != null) {
+            d.put(LOG, new Log(lines, source, note));
         }
-        if (note != null) {
-            d.provisionerNote(note);
+        if (lines != null) {
+            d.put(LOG_LINES, new LogLines(lines));
         }
     }
 }

@@ -3,16 +3,21 @@ package dev.provbench.measure;
 import dev.provbench.load.RunWindow;
 import dev.provbench.report.ReportBuilder;
 import dev.provbench.report.RunReport;
+import dev.provbench.report.Section;
+import dev.provbench.report.SectionKind;
+import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * The report while measurements fill it in: each puts its own section; the time series is assembled from
- * columns on one grid ({@link Grid}: {@code --interval} steps from the run start to the end of the drain).
+ * The report while measurements fill it in: each {@link #put}s its own sections (of the kinds it declares) and
+ * may read the sections measurements before it in the registry put ({@link #get}); the time series is assembled
+ * from named columns on one grid ({@link Grid}: {@code --interval} steps from the run start to the end of the
+ * drain); warnings are collected from all.
  */
 public final class ReportDraft {
 
@@ -51,27 +56,13 @@ public final class ReportDraft {
         }
     }
 
+    /** The time series' count columns, by name. */
+    public enum Column { CREATES, DELETES, FAILURES, THROTTLED }
+
     private final Grid grid;
-    private RunReport.Window window;
-    private RunReport.Ops ops;
-    private RunReport.Latencies latency;
-    private RunReport.Stages stages;
-    private RunReport.Requests requests;
-    private RunReport.Throttling throttling;
-    private RunReport.Driver driver;
-    private Long throttlingLines;
-    private String logSource;
-    private Map<String, Double> provisionerMetrics;
-    private Integer metricsResets;
-    private String metricsSource;
-    private final List<String> provisionerNotes = new ArrayList<>();
-    private final Map<String, RunReport.Requests> components = new TreeMap<>();
-    private final Map<String, RunReport.Resources> resources = new LinkedHashMap<>();
+    private final List<Section<?>> sections = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
-    private long[] creates;
-    private long[] deletes;
-    private long[] failures;
-    private long[] throttled;
+    private final Map<Column, long[]> columns = new EnumMap<>(Column.class);
     private final Map<String, double[]> cpu = new LinkedHashMap<>();
 
     public ReportDraft(Grid grid) {
@@ -86,8 +77,27 @@ public final class ReportDraft {
         return grid.window();
     }
 
+    /** Puts a section; a null value puts nothing. */
+    public <T> void put(SectionKind<T> kind, T value) {
+        if (value != null) {
+            sections.add(new Section<>(kind, value));
+        }
+    }
+
+    /** The first section of {@code kind} put so far, or null. */
+    public <T> T get(SectionKind<T> kind) {
+        for (Section<?> s : sections) {
+            if (s.kind() == kind) {
+                @SuppressWarnings("unchecked") T v = (T) s.value();
+                return v;
+            }
+        }
+        return null;
+    }
+
     /** Creates + deletes completed in the window: the denominator of every per-op figure. */
     public long windowOps() {
+        Operations.Ops ops = get(Operations.OPS);
         return ops == null ? 0 : ops.creates() + ops.deletes();
     }
 
@@ -97,96 +107,30 @@ public final class ReportDraft {
         return n == 0 ? null : ReportBuilder.round(count / n);
     }
 
-    /** The ops section, once {@code Operations} has put it (it reports first); else null. */
-    public RunReport.Ops ops() {
-        return ops;
+    /** A count column of the time series, one value per grid row. */
+    public void column(Column c, long[] perRow) {
+        columns.put(c, perRow);
     }
 
-    public void window(RunReport.Window w) {
-        window = w;
-    }
-
-    public void ops(RunReport.Ops o, RunReport.Latencies l, long[] creates, long[] deletes, long[] failures) {
-        this.ops = o;
-        this.latency = l;
-        this.creates = creates;
-        this.deletes = deletes;
-        this.failures = failures;
-    }
-
-    private RunReport.ProvisionerBucket provisionerBucket;
-    private RunReport.ServerThrottling server;
-    private Map<String, Map<String, Long>> flows;
-
-    /** {@code throttling.provisioner}. */
-    public void provisionerBucket(RunReport.ProvisionerBucket b) {
-        provisionerBucket = b;
-    }
-
-    /** {@code throttling.server} (kube-apiserver's /metrics). */
-    public void serverThrottling(RunReport.ServerThrottling s) {
-        server = s;
-    }
-
-    /** {@code throttling.server.clients}: per component, its requests by flow schema → priority level. */
-    public void flows(Map<String, Map<String, Long>> f) {
-        flows = f;
-    }
-
-    /** {@code latency.stages}. */
-    public void stages(RunReport.Stages s) {
-        stages = s;
-    }
-
-    public void requests(RunReport.Requests r, RunReport.Throttling t, long[] throttledSeries) {
-        requests = r;
-        throttling = t;
-        throttled = throttledSeries;
-    }
-
-    public void driver(RunReport.Driver d) {
-        driver = d;
-    }
-
-    public void throttlingLines(Long lines, String source) {
-        throttlingLines = lines;
-        logSource = source;
-    }
-
-    public void provisionerMetrics(Map<String, Double> m, String source, int resets) {
-        provisionerMetrics = m;
-        metricsResets = resets == 0 ? null : resets;
-        metricsSource = source;
-    }
-
-    public void provisionerNote(String note) {
-        provisionerNotes.add(note);
-    }
-
-    public void component(String name, RunReport.Requests r) {
-        components.put(name, r);
-    }
-
-    public void resources(String component, RunReport.Resources r, double[] cpuCoresPerRow) {
-        resources.put(component, r);
-        if (cpuCoresPerRow != null) {
-            cpu.put(component, cpuCoresPerRow);
-        }
+    /** A component's CPU cores per grid row ({@code NaN}: not sampled). */
+    public void cpuColumn(String component, double[] coresPerRow) {
+        cpu.put(component, coresPerRow);
     }
 
     public void warn(String warning) {
         warnings.add(warning);
     }
 
-    private static long at(long[] a, int i) {
+    private long at(Column c, int i) {
+        long[] a = columns.get(c);
         return a == null || i >= a.length ? 0 : a[i];
     }
 
     private List<RunReport.Interval> series() {
         List<RunReport.Interval> out = new ArrayList<>();
         for (int i = 0; i < grid.rows(); i++) {
-            long c = at(creates, i);
-            long d = at(deletes, i);
+            long c = at(Column.CREATES, i);
+            long d = at(Column.DELETES, i);
             Map<String, Double> cores = null;
             if (!cpu.isEmpty()) {
                 cores = new LinkedHashMap<>();
@@ -197,41 +141,54 @@ public final class ReportDraft {
                 }
             }
             out.add(new RunReport.Interval(ReportBuilder.round((grid.end(i) - grid.window().runStartNanos()) / 1e9),
-                    grid.phase(i), c, d, at(failures, i),
-                    ReportBuilder.round(RunWindow.rate(c + d, grid.start(i), grid.end(i))), at(throttled, i), cores));
+                    grid.phase(i), c, d, at(Column.FAILURES, i),
+                    ReportBuilder.round(RunWindow.rate(c + d, grid.start(i), grid.end(i))), at(Column.THROTTLED, i),
+                    cores));
         }
         return out;
     }
 
-    /** The finished report; thresholds are checked here, on the window's figures. */
-    public RunReport build(String version, String mode, String runId, RunReport.Config config,
-            RunReport.Cleanup cleanup, ReportBuilder.Slo slo) {
-        RunReport.Provisioner provisioner = throttlingLines == null && provisionerMetrics == null
-                && provisionerNotes.isEmpty() ? null : new RunReport.Provisioner(throttlingLines, logSource,
-                provisionerMetrics, metricsSource, metricsResets, provisionerNotes.isEmpty() ? null : String.join("; ",
-                provisionerNotes));
-        RunReport.Latencies lat = latency == null || stages == null ? latency
-                : new RunReport.Latencies(latency.create(), latency.delete(), stages);
-        List<RunReport.Threshold> thresholds = ReportBuilder.thresholds(slo, ops, lat);
-        RunReport.Throttling thr = throttling;
-        if (thr != null && (provisionerBucket != null || server != null || flows != null)) {
-            RunReport.ProvisionerBucket b = provisionerBucket == null ? null : new RunReport.ProvisionerBucket(
-                    provisionerBucket.method(), provisionerBucket.qps(), provisionerBucket.burst(),
-                    provisionerBucket.assumed(), provisionerBucket.requests(), provisionerBucket.atLimit(),
-                    provisionerBucket.atLimitShare(), provisionerBucket.boundShare(), provisionerBucket.verdict(),
-                    throttlingLines);
-            RunReport.ServerThrottling sv = server == null && flows == null ? null : server == null
-                    ? new RunReport.ServerThrottling(false, "kube-apiserver's /metrics not read (--local, or no "
-                    + "cluster)", null, null, flows, null, null)
-                    : new RunReport.ServerThrottling(server.readable(), server.reason(), server.source(),
-                    server.priorityLevels(), flows, server.rejected(), server.resets());
-            thr = new RunReport.Throttling(thr.throttled(), thr.over50ms(), thr.over1s(), thr.waitSeconds(),
-                    thr.waitP50Ms(), thr.waitP99Ms(), thr.waitMaxMs(), thr.deferred(), b, sv);
+    /**
+     * The thresholds of {@code slo} against the window's figures ({@code --max-p99}: the larger of the create
+     * and delete total p99); null when none is set or there is no ops section.
+     */
+    static List<RunReport.Threshold> thresholds(ReportBuilder.Slo slo, Operations.Ops ops, Operations.Latencies lat) {
+        if (slo == null || ops == null) {
+            return null;
         }
+        List<RunReport.Threshold> out = new ArrayList<>();
+        long completed = ops.creates() + ops.deletes();
+        out.add(new RunReport.Threshold("min-ops-completed", 1, completed, completed >= 1));
+        double ratio = completed + ops.failures() == 0 ? 0 : ReportBuilder.round((double) ops.failures()
+                / (completed + ops.failures()));
+        out.add(new RunReport.Threshold("max-failure-ratio", slo.maxFailureRatio(), ratio,
+                ratio <= slo.maxFailureRatio()));
+        if (slo.minOpsPerSec() != null) {
+            out.add(new RunReport.Threshold("min-ops-per-sec", slo.minOpsPerSec(), ops.opsPerSecond(),
+                    ops.opsPerSecond() >= slo.minOpsPerSec()));
+        }
+        if (slo.maxFailures() != null) {
+            out.add(new RunReport.Threshold("max-failures", slo.maxFailures(), ops.failures(),
+                    ops.failures() <= slo.maxFailures()));
+        }
+        if (slo.maxP99Ms() != null && lat != null) {
+            double p99 = Math.max(lat.create().total().p99(), lat.delete().total().p99());
+            out.add(new RunReport.Threshold("max-p99-ms", slo.maxP99Ms(), p99, p99 <= slo.maxP99Ms()));
+        }
+        return out;
+    }
+
+    /**
+     * The finished report; thresholds are checked here, on the window's figures.
+     *
+     * @param config the checked run configuration, serialized
+     */
+    public RunReport build(String version, String mode, String runId, JsonNode config, RunReport.Cleanup cleanup,
+            ReportBuilder.Slo slo) {
+        List<RunReport.Threshold> thresholds = thresholds(slo, get(Operations.OPS), get(Operations.LATENCY));
         Boolean passed = thresholds == null ? null : thresholds.stream().allMatch(RunReport.Threshold::passed);
-        return new RunReport(RunReport.SCHEMA_VERSION, new RunReport.Tool("provbench", version), mode, runId, passed,
-                config, window, ops, lat, requests, thr, driver, provisioner,
-                components.isEmpty() ? null : components, resources.isEmpty() ? null : resources, cleanup,
-                thresholds, warnings.isEmpty() ? null : List.copyOf(warnings), series());
+        return RunReport.builder().tool(new RunReport.Tool("provbench", version)).mode(mode).runId(runId)
+                .passed(passed).config(config).sections(sections).cleanup(cleanup).thresholds(thresholds)
+                .warnings(warnings).timeseries(series()).build();
     }
 }

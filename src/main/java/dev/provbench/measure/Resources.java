@@ -4,7 +4,14 @@ import dev.provbench.evidence.CounterTrack;
 import dev.provbench.evidence.ProcessUsage;
 import dev.provbench.load.RunWindow;
 import dev.provbench.report.ReportBuilder;
+import dev.provbench.report.HtmlFormat;
+import dev.provbench.report.Rows;
 import dev.provbench.report.RunReport;
+import dev.provbench.report.SectionKind;
+import dev.provbench.report.SectionKind.Metric;
+import dev.provbench.report.SectionKind.Row;
+import dev.provbench.report.SectionKind.Unit;
+import com.fasterxml.jackson.core.type.TypeReference;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +25,64 @@ import java.util.Map;
  * figure says {@code resets}.
  */
 public final class Resources implements Measurement {
+
+    /**
+     * What one component of the pipeline cost.
+     *
+     * @param cpuCoresIdle    CPU seconds per second in the idle sample before the first request
+     * @param cpuCoresWindow  CPU seconds per second over the window
+     * @param cpuSecondsPerOp CPU seconds in the window / ops in the window
+     * @param rssBytesIdle    resident memory in the idle sample
+     * @param rssBytesPeak    the largest resident memory sampled (once a second) from start to finish
+     */
+    public record Component(Double cpuCoresIdle, Double cpuCoresWindow, Double cpuSecondsPerOp, Long rssBytesIdle,
+                            Long rssBytesPeak, String source, Integer resets, String note) {
+    }
+
+    /** {@code resources}: by component, in the order they were added. */
+    public static final SectionKind<Map<String, Component>> RESOURCES = SectionKind.of("resources",
+            new TypeReference<Map<String, Component>>() {
+            }).rows(m -> {
+                List<Row> rows = new ArrayList<>();
+                m.forEach((name, x) -> rows.add(new Row("resources", name, row(x))));
+                return rows;
+            }).metrics(List.of(Unit.lower("tool-cpu-ms/op")), m -> {
+                Component tool = m.get("tool");
+                return tool == null || tool.cpuSecondsPerOp() == null ? List.of()
+                        : List.of(Metric.of("tool-cpu-ms/op", tool.cpuSecondsPerOp() * 1000));
+            }).html(Resources::cpuChart);
+
+    private static String row(Component x) {
+        return (x.cpuCoresWindow() == null ? "cpu -" : "cpu " + Rows.num(x.cpuCoresWindow()) + " cores") + " (idle "
+                + (x.cpuCoresIdle() == null ? "-" : Rows.num(x.cpuCoresIdle())) + "), "
+                + (x.cpuSecondsPerOp() == null ? "-" : Rows.num(x.cpuSecondsPerOp() * 1000)) + " ms/op, rss idle "
+                + Rows.bytes(x.rssBytesIdle()) + " peak " + Rows.bytes(x.rssBytesPeak())
+                + (x.resets() == null ? "" : ", resets: " + x.resets()) + (x.note() == null ? "" : " — " + x.note());
+    }
+
+    /** CPU cores per interval, one line per component, with a legend. */
+    static String cpuChart(Map<String, Component> m, RunReport r) {
+        List<RunReport.Interval> ts = r.timeseries();
+        if (ts == null || ts.isEmpty()) {
+            return "";
+        }
+        List<String> names = List.copyOf(m.keySet());
+        double[] x = ts.stream().mapToDouble(RunReport.Interval::t).toArray();
+        double[][] ys = new double[names.size()][];
+        for (int k = 0; k < names.size(); k++) {
+            String n = names.get(k);
+            ys[k] = ts.stream().mapToDouble(i -> i.cpuCores() == null || !i.cpuCores().containsKey(n) ? 0
+                    : i.cpuCores().get(n)).toArray();
+        }
+        StringBuilder legend = new StringBuilder("<p id=\"cpu-legend\">");
+        for (int k = 0; k < names.size(); k++) {
+            legend.append("<span style=\"color:").append(HtmlFormat.PALETTE[k % HtmlFormat.PALETTE.length])
+                    .append("\">&#9632; ").append(HtmlFormat.esc(names.get(k))).append("</span> ");
+        }
+        return HtmlFormat.chart("cpu-chart", "CPU cores per interval, by component", x, ys, HtmlFormat.PALETTE)
+                + legend + "</p>\n";
+    }
+
     /** How long the idle sample lasts. */
     static final long IDLE_MILLIS = 1000;
 
@@ -111,6 +176,7 @@ public final class Resources implements Measurement {
     @Override
     public void report(ReportDraft d) {
         ReportDraft.Grid g = d.grid();
+        Map<String, Component> out = new LinkedHashMap<>();
         for (Map.Entry<String, Track> e : tracks.entrySet()) {
             Track t = e.getValue();
             List<Point> points;
@@ -146,13 +212,14 @@ public final class Resources implements Measurement {
             for (int i = 0; i < perRow.length; i++) {
                 perRow[i] = cores(series, g.start(i), g.end(i));
             }
-            d.resources(e.getKey(), new RunReport.Resources(idle, cores, perOp,
-                    t.idleTo == null ? null : t.idleTo.s().rssBytes(), peak, t.usage.source(),
-                    resets == 0 ? null : resets, t.note), perRow);
+            out.put(e.getKey(), new Component(idle, cores, perOp, t.idleTo == null ? null : t.idleTo.s().rssBytes(),
+                    peak, t.usage.source(), resets == 0 ? null : resets, t.note));
+            d.cpuColumn(e.getKey(), perRow);
             if (resets > 0) {
                 d.warn(e.getKey() + " restarted during the window (" + resets + " reset(s)): its CPU figures sum "
                         + "the segments");
             }
         }
+        d.put(RESOURCES, out.isEmpty() ? null : out);
     }
 }

@@ -2,7 +2,9 @@ package dev.provbench.measure;
 
 import dev.provbench.evidence.CounterTrack;
 import dev.provbench.load.RunWindow;
-import dev.provbench.report.RunReport;
+import dev.provbench.report.Rows;
+import dev.provbench.report.SectionKind;
+import dev.provbench.report.SectionKind.Row;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
@@ -10,6 +12,8 @@ import io.fabric8.kubernetes.client.http.HttpResponse;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +33,42 @@ import java.util.regex.Pattern;
  * {@link FlowMatch}'s, from the audit log.
  */
 public final class ServerThrottling implements Measurement {
+
+    /** One API Priority and Fairness priority level over the window (kube-apiserver's /metrics). */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record PriorityLevel(long dispatched, long rejected, Map<String, Long> rejectedByReason,
+                                Double waitMeanMs, Long inQueueAtEnd) {
+    }
+
+    /**
+     * Server-side throttling ({@code throttling.server}; {@code clients} beside it is {@link AuditLogRequests}').
+     *
+     * @param readable false when kube-apiserver's /metrics could not be read ({@code reason} says why)
+     * @param rejected 429s over every priority level
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record Server(boolean readable, String reason, String source, Map<String, PriorityLevel> priorityLevels,
+                         Long rejected, Integer resets) {
+    }
+
+    public static final SectionKind<Server> SERVER = SectionKind.of("throttling.server", Server.class).rows(sv -> {
+        if (!sv.readable()) {
+            return List.of(new Row("throttling", "server side (APF)", "not read: " + sv.reason()));
+        }
+        StringBuilder pl = new StringBuilder();
+        sv.priorityLevels().forEach((k, v) -> {
+            if (v.dispatched() > 0 || v.rejected() > 0) {
+                pl.append(pl.length() == 0 ? "" : "; ").append(k).append(": ").append(v.dispatched())
+                        .append(" dispatched, ").append(v.rejected()).append(" rejected")
+                        .append(v.waitMeanMs() == null ? "" : ", queue wait mean " + Rows.num(v.waitMeanMs()) + " ms");
+            }
+        });
+        List<Row> rows = new ArrayList<>();
+        rows.add(new Row("throttling", "server side (APF, " + sv.source() + ")", sv.rejected() + " rejected (429) — "
+                + pl));
+        return rows;
+    });
+
     /** kube-apiserver's /metrics is a few MB; past this it is not read. */
     static final int MAX_BYTES = 32 << 20;
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*\\})?\\s+(\\S+)");
@@ -144,12 +184,12 @@ public final class ServerThrottling implements Measurement {
     @Override
     public void report(ReportDraft d) {
         if (from < 0 || to < 0) {
-            d.serverThrottling(new RunReport.ServerThrottling(false, "kube-apiserver's " + source()
-                    + " could not be read at a window edge: " + problem, source(), null, null, null, null));
+            d.put(SERVER, new Server(false, "kube-apiserver's " + source() + " could not be read at a window edge: "
+                    + problem, source(), null, null, null));
             return;
         }
         CounterTrack.Increase inc = track.increase(from, to);
-        Map<String, RunReport.PriorityLevel> levels = new TreeMap<>();
+        Map<String, PriorityLevel> levels = new TreeMap<>();
         Map<String, long[]> counts = new TreeMap<>(); // dispatched, rejected
         Map<String, Map<String, Long>> byReason = new TreeMap<>();
         Map<String, double[]> waits = new TreeMap<>(); // sum, count
@@ -174,11 +214,11 @@ public final class ServerThrottling implements Measurement {
             double[] wt = waits.get(e.getKey());
             Double mean = wt == null || wt[1] <= 0 ? null : dev.provbench.report.ReportBuilder.round(wt[0] / wt[1] * 1000);
             Double q = inQueueAtEnd == null ? null : inQueueAtEnd.get(e.getKey());
-            levels.put(e.getKey(), new RunReport.PriorityLevel(e.getValue()[0], e.getValue()[1],
+            levels.put(e.getKey(), new PriorityLevel(e.getValue()[0], e.getValue()[1],
                     byReason.get(e.getKey()), mean, q == null ? null : Math.round(q)));
             rejected += e.getValue()[1];
         }
-        d.serverThrottling(new RunReport.ServerThrottling(true, null, source(), levels, null, rejected,
+        d.put(SERVER, new Server(true, null, source(), levels, rejected,
                 inc.resets() == 0 ? null : inc.resets()));
         if (inc.resets() > 0) {
             d.warn("kube-apiserver restarted " + inc.resets() + " time(s) in the window: throttling.server sums its "

@@ -39,14 +39,16 @@ public final class StandInRequests implements Measurement {
 
     @Override
     public void report(ReportDraft d) {
-        inWindow.forEach((k, s) -> d.component(k, ClientRequests.requests(s, d, null)));
+        Map<String, dev.provbench.report.RunReport.Requests> components = new java.util.TreeMap<>();
+        inWindow.forEach((k, s) -> components.put(k, ClientRequests.requests(s, d, null)));
+        d.put(ClientRequests.COMPONENTS, components.isEmpty() ? null : components);
         RequestStats.Snapshot p = inWindow.get(PROVISIONER);
         if (p != null) { // the stand-in's own bucket: which of its requests waited for a token, exactly
-            d.provisionerBucket(new dev.provbench.report.RunReport.ProvisionerBucket("the stand-in provisioner's own "
+            d.put(AuditLogRequests.BUCKET, new AuditLogRequests.ProvisionerBucket("the stand-in provisioner's own "
                     + "bucket (exact: requests that waited for a token)", null, null, null, p.total(), p.throttled(),
                     p.total() == 0 ? null : dev.provbench.report.ReportBuilder.round((double) p.throttled() / p.total()),
                     null, p.total() == 0 ? null : p.throttled() * 2 >= p.total() ? "bound" : p.throttled() * 10
-                    < p.total() ? "not bound" : "partly bound", null));
+                    < p.total() ? "not bound" : "partly bound"));
         }
     }
 }

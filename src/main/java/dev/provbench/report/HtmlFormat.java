@@ -1,15 +1,17 @@
 package dev.provbench.report;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * A self-contained HTML page (no scripts, no external resources): the summary rows, and SVG charts of ops/s
- * and client-side throttling per interval. It opens from a CI artifact or the REST API alike.
+ * A self-contained HTML page (no scripts, no external resources): the sections' headline parts, SVG charts of
+ * ops/s and client-side throttling per interval, each section's own fragment ({@link SectionKind#html}: the
+ * stages' waterfalls, CPU by component), the summary rows and the intervals. It opens from a CI artifact or the REST API alike.
  */
 public final class HtmlFormat implements ReportFormat {
 
-    static String esc(String s) {
+    public static String esc(String s) {
         return s == null ? "" : s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
                 .replace("\"", "&quot;");
     }
@@ -28,10 +30,16 @@ public final class HtmlFormat implements ReportFormat {
         if (r.passed() != null) {
             b.append("<p class=\"").append(r.passed() ? "pass\">PASS" : "fail\">FAIL").append("</p>\n");
         }
-        b.append(String.format(Locale.ROOT, "<p id=\"headline\"><b>%s ops/s</b> (%d creates, %d deletes, "
-                        + "%d failures in %s s), %s API requests, %d throttled</p>\n", Rows.num(r.ops().opsPerSecond()),
-                r.ops().creates(), r.ops().deletes(), r.ops().failures(), Rows.num(r.window().seconds()),
-                Rows.num(r.requests().total()), r.throttling().throttled()));
+        List<String> headline = new ArrayList<>();
+        for (Section<?> s : r.sections()) {
+            String h = s.headline();
+            if (h != null) {
+                headline.add(h);
+            }
+        }
+        if (!headline.isEmpty()) {
+            b.append("<p id=\"headline\">").append(esc(String.join(", ", headline))).append("</p>\n");
+        }
         List<RunReport.Interval> ts = r.timeseries();
         if (ts != null && !ts.isEmpty()) {
             b.append("<h2>Over time</h2>\n");
@@ -40,22 +48,13 @@ public final class HtmlFormat implements ReportFormat {
             b.append(chart("throttled-chart", "requests throttled by provbench's client-side limiter, per interval",
                     ts.stream().mapToDouble(RunReport.Interval::t).toArray(),
                     ts.stream().mapToDouble(RunReport.Interval::throttled).toArray(), "#d9480f"));
-            if (r.resources() != null) {
-                b.append(cpuChart(r, ts));
-            }
         }
-        RunReport.Stages st = r.latency().stages();
-        if (st != null) {
-            b.append("<h2>Where the time goes</h2>\n");
-            b.append(waterfall("waterfall-create", "create: mean per stage (window ops with every stamp)", st.create()));
-            b.append(waterfall("waterfall-delete", "delete: mean per stage (window ops with every stamp)", st.delete()));
-            if (st.note() != null) {
-                b.append("<p class=\"s\">").append(esc(st.note())).append("</p>\n");
-            }
+        for (Section<?> s : r.sections()) {
+            b.append(s.html(r));
         }
         b.append("<h2>Summary</h2>\n<table id=\"summary\"><tr><th>section</th><th>metric</th><th>value</th></tr>\n");
         String last = null;
-        for (Rows.Row row : Rows.of(r)) {
+        for (SectionKind.Row row : Rows.of(r)) {
             b.append("<tr><td class=\"s\">").append(row.section().equals(last) ? "" : esc(row.section()))
                     .append("</td><td>").append(esc(row.label())).append("</td><td>").append(esc(row.value()))
                     .append("</td></tr>\n");
@@ -74,67 +73,19 @@ public final class HtmlFormat implements ReportFormat {
             b.append("</table>\n");
         }
         b.append("<p><small>").append(esc(r.tool().name())).append(' ').append(esc(r.tool().version()))
-                .append(", schema ").append(r.schemaVersion()).append(", ").append(esc(r.window().start()))
-                .append(" to ").append(esc(r.window().end())).append("</small></p>\n</body></html>\n");
+                .append(", schema ").append(r.schemaVersion()).append("</small></p>\n</body></html>\n");
         return b.toString();
     }
 
-    private static final String[] PALETTE = {"#1f6feb", "#d9480f", "#2f9e44", "#9c36b5", "#e8590c", "#0c8599",
+    public static final String[] PALETTE = {"#1f6feb", "#d9480f", "#2f9e44", "#9c36b5", "#e8590c", "#0c8599",
         "#5c940d", "#862e9c"};
 
-    /** CPU cores per interval, one line per component, with a legend. */
-    /** One row per stage: a bar from the mean start to the mean end of the stage (means add up to the op's). */
-    static String waterfall(String id, String title, List<RunReport.Stage> stages) {
-        int w = 900, label = 230, row = 22, top = 24;
-        int h = top + row * Math.max(1, stages.size()) + 24;
-        double total = stages.stream().mapToDouble(x -> Math.max(0, x.mean())).sum();
-        StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "<svg id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-                + "data-stages=\"%d\" role=\"img\"><text x=\"6\" y=\"16\">%s</text>\n", id, w, h, w, h,
-                stages.size(), esc(title)));
-        double at = 0;
-        double scale = total > 0 ? (w - label - 120) / total : 0;
-        for (int i = 0; i < stages.size(); i++) {
-            RunReport.Stage x = stages.get(i);
-            double mean = Math.max(0, x.mean());
-            int y = top + i * row;
-            b.append(String.format(Locale.ROOT, "<text x=\"6\" y=\"%d\">%s</text>", y + 15, esc(x.stage())));
-            b.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
-                    + "fill=\"%s\"><title>%s: mean %s ms, p50 %s, p99 %s, n=%d</title></rect>", label + at * scale, y + 3,
-                    Math.max(1, mean * scale), row - 6, x.clocks().equals("tool+driver") ? "#d9480f" : "#1f6feb",
-                    esc(x.stage()), Rows.num(x.mean()), Rows.num(x.p50()), Rows.num(x.p99()), x.n()));
-            b.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\">%s ms (%.0f %%)</text>\n",
-                    label + (at + mean) * scale + 4, y + 15, Rows.num(x.mean()), x.share() * 100));
-            at += mean;
-        }
-        b.append(String.format(Locale.ROOT, "<text x=\"6\" y=\"%d\">orange: the stage's ends come from the "
-                + "clocks of two machines; total %s ms</text></svg>\n", h - 6, Rows.num(total)));
-        return b.toString();
-    }
-
-    static String cpuChart(RunReport r, List<RunReport.Interval> ts) {
-        List<String> names = List.copyOf(r.resources().keySet());
-        double[] x = ts.stream().mapToDouble(RunReport.Interval::t).toArray();
-        double[][] ys = new double[names.size()][];
-        for (int k = 0; k < names.size(); k++) {
-            String n = names.get(k);
-            ys[k] = ts.stream().mapToDouble(i -> i.cpuCores() == null || !i.cpuCores().containsKey(n) ? 0
-                    : i.cpuCores().get(n)).toArray();
-        }
-        StringBuilder legend = new StringBuilder("<p id=\"cpu-legend\">");
-        for (int k = 0; k < names.size(); k++) {
-            legend.append("<span style=\"color:").append(PALETTE[k % PALETTE.length]).append("\">&#9632; ")
-                    .append(esc(names.get(k))).append("</span> ");
-        }
-        return chart("cpu-chart", "CPU cores per interval, by component", x, ys, PALETTE) + legend + "</p>\n";
-    }
-
-    static String chart(String id, String title, double[] x, double[] y, String color) {
+    public static String chart(String id, String title, double[] x, double[] y, String color) {
         return chart(id, title, x, new double[][]{y}, new String[]{color});
     }
 
     /** A line chart as inline SVG with a zero-based y axis, one path per series. */
-    static String chart(String id, String title, double[] x, double[][] ys, String[] colors) {
+    public static String chart(String id, String title, double[] x, double[][] ys, String[] colors) {
         int w = 720;
         int h = 220;
         int left = 50;

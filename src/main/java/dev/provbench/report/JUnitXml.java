@@ -120,28 +120,4 @@ public final class JUnitXml {
         return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v)
                 : String.format(Locale.ROOT, "%.6g", v);
     }
-
-    /** The cases of one run: its thresholds, or an error when it ended without a report or failed (exit 3). */
-    public static List<Case> runCases(String classname, String prefix, RunReport r, int exitCode, String message,
-                                      double seconds) {
-        List<Case> out = new ArrayList<>();
-        if (r == null) {
-            out.add(Case.error(classname, prefix + "run", seconds, "run-failed", message == null ? "the run failed"
-                    : message));
-            return out;
-        }
-        double each = r.window().seconds();
-        for (RunReport.Threshold t : r.thresholds()) {
-            String text = t.name() + ": actual " + num(t.actual()) + ", limit " + num(t.limit());
-            out.add(t.passed() ? Case.passed(classname, prefix + t.name(), each, text)
-                    : Case.failed(classname, prefix + t.name(), each, "threshold", text, text
-                    + String.format(Locale.ROOT, " (run %s: %d creates, %d deletes, %d failures, %.3f ops/s)",
-                    r.runId(), r.ops().creates(), r.ops().deletes(), r.ops().failures(), r.ops().opsPerSecond())));
-        }
-        if (exitCode == 3) {
-            out.add(Case.error(classname, prefix + "run", seconds, "run-failed", message == null
-                    ? "the run failed or was aborted" : message));
-        }
-        return out;
-    }
 }

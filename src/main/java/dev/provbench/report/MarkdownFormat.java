@@ -11,9 +11,9 @@ public final class MarkdownFormat implements ReportFormat {
 
     public String render(RunReport report) {
         StringBuilder b = new StringBuilder("## provbench run ").append(report.runId()).append("\n\n");
-        List<Rows.Row> rows = Rows.of(report);
+        List<SectionKind.Row> rows = Rows.of(report);
         b.append("| section | metric | value |\n|---|---|---|\n");
-        for (Rows.Row r : rows) {
+        for (SectionKind.Row r : rows) {
             b.append("| ").append(r.section()).append(" | ").append(cell(r.label())).append(" | ")
                     .append(cell(r.value())).append(" |\n");
         }

@@ -6,11 +6,11 @@ import java.util.List;
 public final class TableFormat implements ReportFormat {
 
     public String render(RunReport report) {
-        List<Rows.Row> rows = Rows.of(report);
+        List<SectionKind.Row> rows = Rows.of(report);
         int width = rows.stream().mapToInt(r -> r.label().length()).max().orElse(10);
         StringBuilder b = new StringBuilder();
         String section = "";
-        for (Rows.Row r : rows) {
+        for (SectionKind.Row r : rows) {
             if (!r.section().equals(section)) {
                 section = r.section();
                 b.append(section.toUpperCase(java.util.Locale.ROOT)).append('\n');

@@ -22,16 +22,22 @@ import dev.provbench.measure.StandInRequests;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 import java.net.URI;
+import dev.provbench.report.RunReport;
+import dev.provbench.report.SectionKind;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The registry: which measurements a run has, built from its checked request. Order matters only in that
- * {@link Operations} reports first (every per-op figure divides by its window ops).
+ * The registry: which measurements a run has, built from its checked request, and the report sections each
+ * writes. A measurement is one file (the {@link Measurement}, its section types and their {@link SectionKind}s)
+ * plus one line here: its kinds and a factory that returns null when the run does not have it. Order matters
+ * only in that {@link Operations} reports first (every per-op figure divides by its window ops) and that a
+ * measurement may read the sections of those before it.
  */
-final class Measurements {
+public final class Measurements {
     /**
      * What the measurements read: the run, its client, (with {@code --local}) the embedded cluster, and the
      * driver in this process when it serves (local runs and {@code provbench serve}).
@@ -40,42 +46,85 @@ final class Measurements {
                    DriverCounts inProcessDriver, dev.provbench.csi.CallLog callLog) {
     }
 
+    private interface Factory {
+        Measurement create(RunRequest.Checked c, Sources s);
+    }
+
+    private record Entry(List<SectionKind<?>> kinds, Factory factory) {
+    }
+
+    private static Entry entry(Factory f, SectionKind<?>... kinds) {
+        return new Entry(List.of(kinds), f);
+    }
+
+    private static final List<Entry> REGISTRY = List.of(
+            entry((c, s) -> new Operations(s.run()), Operations.WINDOW, Operations.OPS, Operations.LATENCY),
+            entry((c, s) -> new ClientRequests(s.stats()), ClientRequests.REQUESTS, ClientRequests.THROTTLING),
+            entry(Measurements::standIns, ClientRequests.COMPONENTS, AuditLogRequests.BUCKET),
+            entry(Measurements::driverCounts, DriverCalls.DRIVER),
+            entry((c, s) -> new OperationStages(s.run(), driverCalls(c, s), c.records()), OperationStages.STAGES),
+            entry((c, s) -> c.provisionerLog() == null && c.provisionerPodNamespace() == null ? null
+                    : new ProvisionerLog(c.provisionerLog(), s.client(), c.provisionerPodNamespace(),
+                    c.provisionerPodSelector(), c.request().provisionerContainer), ProvisionerLog.LOG,
+                    ProvisionerLog.LOG_LINES),
+            entry((c, s) -> c.provisionerMetrics() == null ? null
+                    : new ProvisionerMetrics(new MetricsScrape(c.provisionerMetrics())), ProvisionerMetrics.METRICS),
+            entry((c, s) -> c.auditLog() == null ? null : new AuditLogRequests(c.auditLog(),
+                    c.request().provisionerKubeApiQps, c.request().provisionerKubeApiBurst, s.client()),
+                    ClientRequests.COMPONENTS, AuditLogRequests.BUCKET, AuditLogRequests.CLIENTS),
+            entry(Measurements::resources, Resources.RESOURCES),
+            // after Resources: its edge reads stay right at the edges
+            entry((c, s) -> s.cluster() != null ? null : new ServerThrottling(s.client()), ServerThrottling.SERVER));
+
     private Measurements() {
     }
 
     static List<Measurement> of(RunRequest.Checked c, Sources s) {
         List<Measurement> out = new ArrayList<>();
-        out.add(new Operations(s.run()));
-        out.add(new ClientRequests(s.stats()));
-        if (s.cluster() != null) {
-            Map<String, RequestStats> standIns = new LinkedHashMap<>();
-            standIns.put("provisioner (stand-in)", s.cluster().standIn().provisionerStats());
-            standIns.put("pv-controller (stand-in)", s.cluster().standIn().pvControllerStats());
-            out.add(new StandInRequests(standIns));
-            out.add(new DriverCalls(s.inProcessDriver()));
-        } else if (c.driverUrl() != null) {
-            out.add(new DriverCalls(new DriverStatsHttp(c.driverUrl(), org.eclipse.microprofile.config.ConfigProvider
-                    .getConfig().getOptionalValue("provbench.api.token", String.class))));
-        } else if (s.inProcessDriver() != null) { // provbench serve: this process is the driver
-            out.add(new DriverCalls(s.inProcessDriver()));
-        }
-        out.add(new OperationStages(s.run(), driverCalls(c, s), c.records()));
-        if (c.provisionerLog() != null || c.provisionerPodNamespace() != null) {
-            out.add(new ProvisionerLog(c.provisionerLog(), s.client(), c.provisionerPodNamespace(),
-                    c.provisionerPodSelector(), c.request().provisionerContainer));
-        }
-        if (c.provisionerMetrics() != null) {
-            out.add(new ProvisionerMetrics(new MetricsScrape(c.provisionerMetrics())));
-        }
-        if (c.auditLog() != null) {
-            out.add(new AuditLogRequests(c.auditLog(), c.request().provisionerKubeApiQps,
-                    c.request().provisionerKubeApiBurst, s.client()));
-        }
-        out.add(resources(c, s));
-        if (s.cluster() == null) { // after Resources: its edge reads stay right at the edges
-            out.add(new ServerThrottling(s.client()));
+        for (Entry e : REGISTRY) {
+            Measurement m = e.factory().create(c, s);
+            if (m != null) {
+                out.add(m);
+            }
         }
         return out;
+    }
+
+    /** Every kind of section a report can have, each once, in registry order: what a report is read back by. */
+    public static List<SectionKind<?>> kinds() {
+        List<SectionKind<?>> out = new ArrayList<>();
+        for (Entry e : REGISTRY) {
+            for (SectionKind<?> k : e.kinds()) {
+                if (out.stream().noneMatch(x -> x == k)) {
+                    out.add(k);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Reads a report's JSON back with every registered kind. */
+    public static RunReport parse(String json) throws com.fasterxml.jackson.core.JsonProcessingException {
+        return dev.provbench.report.JsonFormat.parse(json, kinds());
+    }
+
+    private static Measurement standIns(RunRequest.Checked c, Sources s) {
+        if (s.cluster() == null) {
+            return null;
+        }
+        Map<String, RequestStats> standIns = new LinkedHashMap<>();
+        standIns.put("provisioner (stand-in)", s.cluster().standIn().provisionerStats());
+        standIns.put("pv-controller (stand-in)", s.cluster().standIn().pvControllerStats());
+        return new StandInRequests(standIns);
+    }
+
+    /** The driver's counts: this process's driver (local runs, provbench serve), or --driver-url's. */
+    private static Measurement driverCounts(RunRequest.Checked c, Sources s) {
+        if (s.cluster() == null && c.driverUrl() != null) {
+            return new DriverCalls(new DriverStatsHttp(c.driverUrl(), org.eclipse.microprofile.config.ConfigProvider
+                    .getConfig().getOptionalValue("provbench.api.token", String.class)));
+        }
+        return s.inProcessDriver() == null ? null : new DriverCalls(s.inProcessDriver());
     }
 
     /** Where the driver's CreateVolume/DeleteVolume times are read: this process's driver, or --driver-url's. */

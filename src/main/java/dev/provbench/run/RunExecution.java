@@ -6,6 +6,9 @@ import dev.provbench.load.LoadRun;
 import dev.provbench.load.OpLog;
 import dev.provbench.load.RunWindow;
 import dev.provbench.report.ReportBuilder;
+import dev.provbench.measure.ClientRequests;
+import dev.provbench.measure.OperationStages;
+import dev.provbench.measure.Operations;
 import dev.provbench.report.RunReport;
 
 import java.time.Instant;
@@ -54,7 +57,7 @@ public final class RunExecution {
                            Double plannedSeconds, Long plannedCycles, long creates, long deletes, long failures,
                            long inFlight, Double opsPerSecond, double recentOpsPerSecond, long requests,
                            long throttled, double throttleWaitSeconds, List<Sample> samples,
-                           RunReport.Stages stages) {
+                           OperationStages.Stages stages) {
     }
 
     /** The span of {@code recentOpsPerSecond}. */
@@ -77,10 +80,10 @@ public final class RunExecution {
     private volatile int exitCode = -1;
     private volatile boolean abortRequested;
     private final List<Sample> samples = new ArrayList<>();
-    private volatile java.util.function.Supplier<RunReport.Stages> liveStages;
+    private volatile java.util.function.Supplier<OperationStages.Stages> liveStages;
 
     /** Where the live view reads the stages of the window's ops so far. */
-    void liveStages(java.util.function.Supplier<RunReport.Stages> s) {
+    void liveStages(java.util.function.Supplier<OperationStages.Stages> s) {
         liveStages = s;
     }
     private final List<Raw> recent = new ArrayList<>();
@@ -251,13 +254,15 @@ public final class RunExecution {
     }
 
     private Progress fromReport(List<Sample> copy) {
-        RunReport.Ops o = report.ops();
-        return new Progress("done", ReportBuilder.round(report.window().warmupSeconds() + report.window().seconds()),
-                report.window().warmupSeconds(), report.window().seconds(), planned(), plannedCycles(), o.creates(),
-                o.deletes(), o.failures(), o.inFlightAtEnd(), o.opsPerSecond(), recentRate(),
-                report.requests().totalIncludingCleanup(), copy.isEmpty() ? report.throttling().throttled()
-                : copy.get(copy.size() - 1).throttled(), report.throttling().waitSeconds(), copy,
-                report.latency().stages());
+        Operations.Ops o = report.section(Operations.OPS);
+        Operations.Window w = report.section(Operations.WINDOW);
+        RunReport.Requests q = report.section(ClientRequests.REQUESTS);
+        ClientRequests.Throttling t = report.section(ClientRequests.THROTTLING);
+        return new Progress("done", ReportBuilder.round(w.warmupSeconds() + w.seconds()), w.warmupSeconds(),
+                w.seconds(), planned(), plannedCycles(), o.creates(), o.deletes(), o.failures(), o.inFlightAtEnd(),
+                o.opsPerSecond(), recentRate(), q.totalIncludingCleanup(), copy.isEmpty() ? t.throttled()
+                : copy.get(copy.size() - 1).throttled(), t.waitSeconds(), copy,
+                report.section(OperationStages.STAGES));
     }
 
     private Double planned() {

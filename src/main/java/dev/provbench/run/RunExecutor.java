@@ -176,7 +176,8 @@ public class RunExecutor {
             draft.warn("cleanup left " + o.cleanup().leftover().size() + " object(s) in the cluster: the run exits 3 "
                     + "whatever its thresholds say");
         }
-        RunReport report = draft.build(version, e.request().local ? "local" : "cluster", e.id(), reportConfig(e),
+        RunReport report = draft.build(version, e.request().local ? "local" : "cluster", e.id(),
+                dev.provbench.report.JsonFormat.config(e.checked().reported()),
                 cleanup(o, e), e.checked().slo());
         end(e, o, report, say);
     }
@@ -301,20 +302,6 @@ public class RunExecutor {
                 cfg.autoWarmup() ? "auto (≤ " + Durations.format(cfg.warmupMax()) + ")" : Durations.format(cfg.warmup()),
                 cfg.cycles() > 0 ? cfg.cycles() + " cycles" : Durations.format(cfg.duration()), cfg.storageClass(),
                 cfg.namespace(), q.qps < 0 ? "unlimited" : fmt(q.qps) + "/" + q.burst, q.local ? " (local)" : "");
-    }
-
-    private static RunReport.Config reportConfig(RunExecution e) {
-        RunConfig c = e.checked().config();
-        RunRequest q = e.request();
-        RateLimiter standIn = q.local ? RateLimiter.of(q.localProvisionerQps, q.localProvisionerBurst) : null;
-        return new RunReport.Config(c.threads(), Durations.format(c.duration()), c.cycles() > 0 ? c.cycles() : null,
-                c.autoWarmup() ? "auto" : Durations.format(c.warmup()), Durations.format(c.warmupMax()),
-                Durations.format(c.opTimeout()), c.namespace(), c.storageClass(), c.size(), c.accessMode(),
-                c.waitMode().toString(), c.qps(), c.burst(), Durations.format(c.interval()),
-                standIn == null ? null : standIn.enabled() ? standIn.qps() : -1.0,
-                standIn == null ? null : q.localProvisionerBurst,
-                standIn == null ? null : q.localProvisionerReads.toString(),
-                c.autoRamp() ? "auto" : Durations.format(c.ramp()));
     }
 
     private DriverCounts inProcessDriver() {

@@ -64,9 +64,11 @@ public class RunLauncher {
         }
         var r = e.report();
         if (r != null) {
+            var o = r.section(dev.provbench.measure.Operations.OPS);
             b.append(String.format(java.util.Locale.ROOT, "; %d creates, %d deletes, %d failures, %.3f ops/s, "
-                            + "%d requests, %d throttled; left over: %s", r.ops().creates(), r.ops().deletes(),
-                    r.ops().failures(), r.ops().opsPerSecond(), r.requests().total(), r.throttling().throttled(),
+                            + "%d requests, %d throttled; left over: %s", o.creates(), o.deletes(),
+                    o.failures(), o.opsPerSecond(), r.section(dev.provbench.measure.ClientRequests.REQUESTS).total(),
+                    r.section(dev.provbench.measure.ClientRequests.THROTTLING).throttled(),
                     r.cleanup().leftover().isEmpty() ? "none" : r.cleanup().leftover().size() + " object(s), "
                             + r.cleanup().command()));
         }

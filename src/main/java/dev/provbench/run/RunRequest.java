@@ -216,6 +216,32 @@ public class RunRequest {
                           Path provisionerLog, String provisionerPodNamespace, String provisionerPodSelector,
                           URI provisionerMetrics, Path auditLog, URI driverUrl, Map<String, Long> processes,
                           Path records) {
+        /**
+         * The {@code --local} stand-in provisioner's settings ({@code qps} negative: unlimited), or null for a
+         * cluster run.
+         */
+        public StandIn standIn() {
+            if (!request.local) {
+                return null;
+            }
+            var limiter = dev.provbench.kube.RateLimiter.of(request.localProvisionerQps, request.localProvisionerBurst);
+            return new StandIn(limiter.enabled() ? limiter.qps() : -1.0, request.localProvisionerBurst,
+                    request.localProvisionerReads);
+        }
+
+        /** The report's {@code config}: the run's checked settings, and the stand-in's with {@code --local}. */
+        public Reported reported() {
+            return new Reported(config, standIn());
+        }
+    }
+
+    /** The stand-in provisioner's client-side bucket and how it reads PVs. */
+    public record StandIn(double qps, int burst, dev.provbench.local.StandInControllers.Reads reads) {
+    }
+
+    /** What the report's {@code config} holds: {@link RunConfig}'s fields, and {@code standIn} with --local. */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record Reported(@com.fasterxml.jackson.annotation.JsonUnwrapped RunConfig run, StandIn standIn) {
     }
 
     /**

@@ -122,7 +122,7 @@ public class SweepExecutor {
                 s.runEnded(d, r);
                 say.accept(String.format(Locale.ROOT, "sweep: run %d/%d ended: %s, exit %d%s", p.seq(), plan.runs(),
                         e.state().json(), e.exitCode(), e.report() == null ? ""
-                                : String.format(Locale.ROOT, ", %.3f ops/s", e.report().ops().opsPerSecond())));
+                                : String.format(Locale.ROOT, ", %.3f ops/s", e.report().section(dev.provbench.measure.Operations.OPS).opsPerSecond())));
                 write(out, plan, p, d, all, r);
             }
         } catch (Exception ex) {

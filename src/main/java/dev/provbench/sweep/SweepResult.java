@@ -120,7 +120,7 @@ public record SweepResult(int schemaVersion, RunReport.Tool tool, String state, 
                 b.append(BenchFormat.line(d.report(), d.planned().cell().benchName(plan.varying())));
             }
         }
-        return b.append(BenchFormat.units()).toString();
+        return b.append(BenchFormat.units(dev.provbench.run.Measurements.kinds())).toString();
     }
 
     public static SweepResult of(SweepPlan plan, List<Done> done, String state, Instant started, Instant finished,
@@ -161,7 +161,7 @@ public record SweepResult(int schemaVersion, RunReport.Tool tool, String state, 
         recs.forEach(r -> r.warnings().forEach(w -> warnings.add(r.tool() + ": " + w)));
         List<RunEntry> runs = done.stream().map(d -> new RunEntry(d.planned().seq(), d.planned().cell().index(),
                 d.planned().repeat(), d.runId(), d.state(), d.exitCode(), d.report() == null ? null : file(d.planned()),
-                Math.round(d.seconds() * 10) / 10.0, d.report() == null ? null : d.report().ops().opsPerSecond(),
+                Math.round(d.seconds() * 10) / 10.0, d.report() == null ? null : d.report().section(dev.provbench.measure.Operations.OPS).opsPerSecond(),
                 d.message())).toList();
         return new SweepResult(SCHEMA_VERSION, new RunReport.Tool("provbench", version), state, plan.seed(),
                 started == null ? null : started.toString(), finished == null ? null : finished.toString(), plan.control().describe(), plan.request().repeats, CONFIDENCE, plan.request().alpha,

@@ -3,6 +3,11 @@ package dev.provbench.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.provbench.report.JsonFormat;
+import dev.provbench.measure.ClientRequests;
+import dev.provbench.measure.DriverCalls;
+import dev.provbench.measure.OperationStages;
+import dev.provbench.measure.Operations;
+import dev.provbench.measure.Resources;
 import dev.provbench.report.RunReport;
 import io.quarkus.test.junit.main.Launch;
 import io.quarkus.test.junit.main.LaunchResult;
@@ -116,23 +121,23 @@ class RunCommandTest {
         assertTrue(r.getOutput().contains("CREATES / DELETES") || r.getOutput().contains("creates / deletes"),
                 "the table goes to stdout: " + r.getOutput());
         String json = Files.readString(out);
-        RunReport report = JsonFormat.parse(json);
+        RunReport report = dev.provbench.run.Measurements.parse(json);
         assertEquals(RunReport.SCHEMA_VERSION, report.schemaVersion());
         assertEquals("local", report.mode());
-        assertEquals(30, report.ops().creates());
-        assertEquals(30, report.ops().deletes());
-        assertEquals(0, report.ops().failures());
+        assertEquals(30, report.section(Operations.OPS).creates());
+        assertEquals(30, report.section(Operations.OPS).deletes());
+        assertEquals(0, report.section(Operations.OPS).failures());
         assertEquals(Boolean.TRUE, report.passed());
         // the driver saw exactly the volumes the tool created and deleted (no op was in flight at the end)
-        assertEquals(30, report.driver().createVolume());
-        assertEquals(30, report.driver().deleteVolume());
+        assertEquals(30, report.section(DriverCalls.DRIVER).createVolume());
+        assertEquals(30, report.section(DriverCalls.DRIVER).deleteVolume());
         // informer mode: waiting never GETs
-        assertFalse(report.requests().byVerb().containsKey("get"), report.requests().byVerb().toString());
-        assertEquals(30, report.requests().byVerbResource().get("create persistentvolumeclaims"));
-        assertEquals(30, report.requests().byVerbResource().get("delete persistentvolumeclaims"));
-        assertTrue(report.latency().create().total().count() == 30 && report.latency().create().pipeline().p50() > 0);
+        assertFalse(report.section(ClientRequests.REQUESTS).byVerb().containsKey("get"), report.section(ClientRequests.REQUESTS).byVerb().toString());
+        assertEquals(30, report.section(ClientRequests.REQUESTS).byVerbResource().get("create persistentvolumeclaims"));
+        assertEquals(30, report.section(ClientRequests.REQUESTS).byVerbResource().get("delete persistentvolumeclaims"));
+        assertTrue(report.section(Operations.LATENCY).create().total().count() == 30 && report.section(Operations.LATENCY).create().pipeline().p50() > 0);
         assertTrue(report.cleanup().leftover().isEmpty());
-        assertNotNull(report.components().get("provisioner (stand-in)"));
+        assertNotNull(report.section(ClientRequests.COMPONENTS).get("provisioner (stand-in)"));
         // the stable names scripts rely on
         JsonNode n = new ObjectMapper().readTree(json);
         for (String path : new String[]{"/ops/creates", "/ops/deletes", "/ops/failures", "/ops/opsPerSecond",
@@ -148,7 +153,7 @@ class RunCommandTest {
         assertEquals(3, n.at("/schemaVersion").asInt());
         // where the time goes: every stage of the 30 creates and 30 deletes (the driver is in this process),
         // partitioning each op: without the token wait the stages' means add up to the pipeline's mean
-        RunReport.Stages st = report.latency().stages();
+        OperationStages.Stages st = report.section(OperationStages.STAGES);
         assertNotNull(st, "latency.stages");
         assertEquals(7, st.create().size());
         assertEquals(7, st.delete().size());
@@ -158,12 +163,12 @@ class RunCommandTest {
         assertTrue(st.delete().stream().allMatch(x -> x.n() == 30), st.delete().toString());
         assertEquals("driver", st.create().get(4).clocks());
         assertFalse(st.twoClocks());
-        double createStages = st.create().stream().skip(1).mapToDouble(RunReport.Stage::mean).sum();
-        double deleteStages = st.delete().stream().skip(1).mapToDouble(RunReport.Stage::mean).sum();
-        assertEquals(report.latency().create().pipeline().mean(), createStages,
-                0.01 * report.latency().create().pipeline().mean());
-        assertEquals(report.latency().delete().pipeline().mean(), deleteStages,
-                0.01 * report.latency().delete().pipeline().mean());
+        double createStages = st.create().stream().skip(1).mapToDouble(OperationStages.Stage::mean).sum();
+        double deleteStages = st.delete().stream().skip(1).mapToDouble(OperationStages.Stage::mean).sum();
+        assertEquals(report.section(Operations.LATENCY).create().pipeline().mean(), createStages,
+                0.01 * report.section(Operations.LATENCY).create().pipeline().mean());
+        assertEquals(report.section(Operations.LATENCY).delete().pipeline().mean(), deleteStages,
+                0.01 * report.section(Operations.LATENCY).delete().pipeline().mean());
         assertNotNull(st.dominant().get("create"));
         assertNotNull(st.dominant().get("delete"));
         // --records: one line per completed op, with kube-burner's names where they mean the same
@@ -175,24 +180,24 @@ class RunCommandTest {
         assertFalse(first.at("/stamps/bound").isMissingNode() && first.at("/stamps/pvGone").isMissingNode(),
                 first.toString());
         // one denominator for every per-op figure: the window's ops
-        assertEquals(Math.round(report.requests().total() / 60.0 * 1000) / 1000.0, report.requests().perOp());
-        report.components().values().forEach(c -> assertEquals(Math.round(c.total() / 60.0 * 1000) / 1000.0,
+        assertEquals(Math.round(report.section(ClientRequests.REQUESTS).total() / 60.0 * 1000) / 1000.0, report.section(ClientRequests.REQUESTS).perOp());
+        report.section(ClientRequests.COMPONENTS).values().forEach(c -> assertEquals(Math.round(c.total() / 60.0 * 1000) / 1000.0,
                 c.perOp()));
-        assertTrue(report.resources().get("tool").rssBytesPeak() > 10_000_000L);
-        assertEquals("ok", report.driver().agreement().status(), report.driver().toString());
+        assertTrue(report.section(Resources.RESOURCES).get("tool").rssBytesPeak() > 10_000_000L);
+        assertEquals("ok", report.section(DriverCalls.DRIVER).agreement().status(), report.section(DriverCalls.DRIVER).toString());
         // every attempt has one outcome, for the tool and for each stand-in
-        assertEquals(report.requests().total(), report.requests().byCode().values().stream()
-                .mapToLong(Long::longValue).sum(), report.requests().toString());
-        report.components().values().forEach(c -> assertEquals(c.total(), c.byCode().values().stream()
+        assertEquals(report.section(ClientRequests.REQUESTS).total(), report.section(ClientRequests.REQUESTS).byCode().values().stream()
+                .mapToLong(Long::longValue).sum(), report.section(ClientRequests.REQUESTS).toString());
+        report.section(ClientRequests.COMPONENTS).values().forEach(c -> assertEquals(c.total(), c.byCode().values().stream()
                 .mapToLong(Long::longValue).sum(), c.toString()));
         // --cycles: no warm-up, so the window holds every cycle and the time series is all window
-        assertEquals(0, report.window().warmupSeconds(), 0.01);
+        assertEquals(0, report.section(Operations.WINDOW).warmupSeconds(), 0.01);
         assertTrue(report.timeseries().stream().allMatch(i -> i.phase().startsWith("window")),
                 report.timeseries().toString());
         long seriesOps = report.timeseries().stream().mapToLong(i -> i.creates() + i.deletes()).sum();
         assertEquals(60, seriesOps);
         // the JSON round trip is lossless
-        assertEquals(report, JsonFormat.parse(new JsonFormat().render(report)));
+        assertEquals(report, dev.provbench.run.Measurements.parse(new JsonFormat().render(report)));
     }
 
     @Test
@@ -201,9 +206,9 @@ class RunCommandTest {
         LaunchResult r = launcher.launch("run", "--local", "--warmup", "0", "--duration", "20s", "--format", "json",
                 "--out", out.toString());
         assertEquals(0, r.exitCode(), r.getErrorOutput());
-        RunReport report = JsonFormat.parse(Files.readString(out));
-        assertNotEquals("steady", report.window().verdict(), report.window().reason());
-        assertEquals(0, report.window().warmupSeconds(), 0.01);
+        RunReport report = dev.provbench.run.Measurements.parse(Files.readString(out));
+        assertNotEquals("steady", report.section(Operations.WINDOW).verdict(), report.section(Operations.WINDOW).reason());
+        assertEquals(0, report.section(Operations.WINDOW).warmupSeconds(), 0.01);
         assertTrue(report.warnings().stream().anyMatch(w -> w.contains("not a steady state")
                 || w.contains("cannot tell whether it is a steady state")), report.warnings().toString());
         assertTrue(r.getOutput().contains("steady state") && (r.getOutput().contains("NO — not steady")
@@ -234,13 +239,13 @@ class RunCommandTest {
         LaunchResult r = launcher.launch("run", "--local", "--cycles", "16", "--threads", "16", "--ramp", "0",
                 "--format", "json", "--out", out.toString());
         assertEquals(0, r.exitCode(), r.getErrorOutput());
-        RunReport report = JsonFormat.parse(Files.readString(out));
+        RunReport report = dev.provbench.run.Measurements.parse(Files.readString(out));
         // 16 creates at once (--ramp 0) against a 5/10 bucket: at least 6 had to wait
-        assertTrue(report.throttling().throttled() >= 6, "throttled " + report.throttling().throttled());
-        assertTrue(report.throttling().waitSeconds() > 0);
-        assertEquals(16, report.ops().creates());
+        assertTrue(report.section(ClientRequests.THROTTLING).throttled() >= 6, "throttled " + report.section(ClientRequests.THROTTLING).throttled());
+        assertTrue(report.section(ClientRequests.THROTTLING).waitSeconds() > 0);
+        assertEquals(16, report.section(Operations.OPS).creates());
         // the tool's own limiter shows as queue time, not as pipeline time
-        RunReport.OpLatency create = report.latency().create();
+        Operations.OpLatency create = report.section(Operations.LATENCY).create();
         assertTrue(create.queue().max() > 0, create.toString());
         assertTrue(create.total().max() >= create.pipeline().max(), create.toString());
         assertTrue(create.total().p50() >= create.queue().p50(), create.toString());

@@ -43,32 +43,32 @@ class AuditLogRequestsTest {
         return p;
     }
 
-    private static RunReport.ProvisionerBucket replay(Path log, Double qps, Integer burst, List<String> warnings) {
+    private static AuditLogRequests.ProvisionerBucket replay(Path log, Double qps, Integer burst, List<String> warnings) {
         AuditLogRequests m = new AuditLogRequests(log, qps, burst, null);
         RunWindow w = new RunWindow(T0, 0, 1_000_000_000L, 60_000_000_000L, false);
         m.finish(w);
         ReportDraft d = new ReportDraft(new ReportDraft.Grid(w, 10_000_000_000L, 60_000_000_000L));
-        RunReport.OpLatency l = new RunReport.OpLatency(NONE, NONE, NONE);
-        d.ops(new RunReport.Ops(1, 1, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), new RunReport.Latencies(l, l), null,
-                null, null);
-        d.requests(new RunReport.Requests(0, Map.of(), Map.of(), Map.of(), null, null),
-                new RunReport.Throttling(0, 0, 0, 0, 0, 0, 0, 0), null);
+        Operations.OpLatency l = new Operations.OpLatency(NONE, NONE, NONE);
+        d.put(Operations.OPS, new Operations.Ops(1, 1, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        d.put(Operations.LATENCY, new Operations.Latencies(l, l));
+        d.put(ClientRequests.REQUESTS, new RunReport.Requests(0, Map.of(), Map.of(), Map.of(), null, null));
+        d.put(ClientRequests.THROTTLING, new ClientRequests.Throttling(0, 0, 0, 0, 0, 0, 0, 0));
         m.report(d);
         RunReport r = d.build("t", "cluster", "id", null, null, null);
         if (r.warnings() != null) {
             warnings.addAll(r.warnings());
         }
-        return r.throttling().provisioner();
+        return r.section(AuditLogRequests.BUCKET);
     }
 
     @Test
     void aSaturatedBucketIsBoundAndOneFasterThanTheBucketIsInconsistent(@TempDir Path dir) throws Exception {
         List<String> warnings = new ArrayList<>();
-        RunReport.ProvisionerBucket paced = replay(log(dir, 10, 0.2), 5.0, 10, warnings);
+        AuditLogRequests.ProvisionerBucket paced = replay(log(dir, 10, 0.2), 5.0, 10, warnings);
         assertEquals("bound", paced.verdict(), paced.toString());
         assertTrue(warnings.isEmpty(), warnings.toString());
         // 100 requests a second cannot come out of a 5/10 bucket: the replay says so instead of "bound"
-        RunReport.ProvisionerBucket fast = replay(log(dir, 0, 0.01), null, null, warnings);
+        AuditLogRequests.ProvisionerBucket fast = replay(log(dir, 0, 0.01), null, null, warnings);
         assertEquals("inconsistent", fast.verdict(), fast.toString());
         assertTrue(fast.assumed());
         assertTrue(warnings.stream().anyMatch(x -> x.contains("are not these")), warnings.toString());

@@ -48,9 +48,9 @@ class DriverCallsTest {
         long end = System.nanoTime();
         RunWindow w = new RunWindow(Instant.now(), start, start, end, false);
         ReportDraft d = new ReportDraft(new ReportDraft.Grid(w, Math.max(1, end - start), end));
-        RunReport.OpLatency l = new RunReport.OpLatency(NONE, NONE, NONE);
-        d.ops(new RunReport.Ops(creates, creates, failures, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-                new RunReport.Latencies(l, l), null, null, null);
+        Operations.OpLatency l = new Operations.OpLatency(NONE, NONE, NONE);
+        d.put(Operations.OPS, new Operations.Ops(creates, creates, failures, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        d.put(Operations.LATENCY, new Operations.Latencies(l, l));
         m.report(d);
         return d.build("t", "local", "id", null, null, null);
     }
@@ -59,7 +59,7 @@ class DriverCallsTest {
     void ownAndInjectedErrorsApartAndTheToolAgrees() throws Exception {
         RunReport r = run(new DriverCalls(scripted(read(10, 1, 0, 5), read(20, 3, 1, 5), read(30, 6, 3, 5),
                 read(40, 7, 4, 5))), 30, 0);
-        RunReport.Driver d = r.driver();
+        DriverCalls.Driver d = r.section(DriverCalls.DRIVER);
         assertEquals(30, d.createVolume());
         assertEquals(30, d.createVolumeCalls());
         assertEquals(Map.of("CreateVolume UNAVAILABLE", 2L), d.errors(), "6 answers, 4 of them injected");
@@ -74,7 +74,7 @@ class DriverCallsTest {
         // 10 → 25 (+15), restart (start time 5 → 9) at 4 (+4), → 19 (+15): 34 in the window
         RunReport r = run(new DriverCalls(scripted(read(10, 0, 0, 5), read(25, 0, 0, 5), read(4, 0, 0, 9),
                 read(19, 0, 0, 9))), 36, 0);
-        RunReport.Driver d = r.driver();
+        DriverCalls.Driver d = r.section(DriverCalls.DRIVER);
         assertEquals(34, d.createVolume());
         assertEquals(1, d.resets());
         assertEquals("reset", d.agreement().status());
@@ -86,7 +86,7 @@ class DriverCallsTest {
     void aDriverThatRanBehindTheToolIsAMismatch() throws Exception {
         RunReport r = run(new DriverCalls(scripted(read(10, 0, 0, 5), read(20, 0, 0, 5), read(30, 0, 0, 5),
                 read(40, 0, 0, 5))), 45, 2);
-        assertEquals("mismatch", r.driver().agreement().status());
+        assertEquals("mismatch", r.section(DriverCalls.DRIVER).agreement().status());
         assertTrue(r.warnings().stream().anyMatch(w -> w.contains("disagree")), r.warnings().toString());
     }
 }

@@ -50,11 +50,11 @@ class ResourcesTest {
         RunWindow w = new RunWindow(Instant.now(), start, start, end, false);
         ReportDraft d = new ReportDraft(new ReportDraft.Grid(w, Math.max(1, end - start), end));
         RunReport.Latency none = new RunReport.Latency(0, 0, 0, 0, 0, 0, 0);
-        RunReport.OpLatency l = new RunReport.OpLatency(none, none, none);
-        d.ops(new RunReport.Ops(5, 2, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), new RunReport.Latencies(l, l), null, null,
-                null);
+        Operations.OpLatency l = new Operations.OpLatency(none, none, none);
+        d.put(Operations.OPS, new Operations.Ops(5, 2, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        d.put(Operations.LATENCY, new Operations.Latencies(l, l));
         r.report(d);
-        RunReport.Resources x = d.build("t", "local", "id", null, null, null).resources().get("driver");
+        Resources.Component x = d.build("t", "local", "id", null, null, null).section(Resources.RESOURCES).get("driver");
         assertEquals(0.0, x.cpuCoresIdle());
         assertEquals(1, x.resets());
         assertEquals(1.0, x.cpuSecondsPerOp(), 1e-9, "7 CPU seconds over 7 window ops");
@@ -73,7 +73,7 @@ class ResourcesTest {
         ReportDraft d = new ReportDraft(new ReportDraft.Grid(w, 1_000_000_000L, now + 1));
         r.report(d);
         RunReport report = d.build("t", "cluster", "id", null, null, null);
-        assertNull(report.resources());
+        assertNull(report.section(Resources.RESOURCES));
         assertTrue(report.warnings().get(0).contains("etcd"));
     }
 }

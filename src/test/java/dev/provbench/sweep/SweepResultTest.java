@@ -1,6 +1,5 @@
 package dev.provbench.sweep;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.provbench.report.RunReport;
 import dev.provbench.run.RunLimits;
 import org.junit.jupiter.api.Test;
@@ -22,7 +21,7 @@ class SweepResultTest {
      */
     private static RunReport reportWithoutWarnings() throws Exception {
         try (InputStream in = SweepResultTest.class.getResourceAsStream("report-without-warnings.json")) {
-            return new ObjectMapper().findAndRegisterModules().readValue(in, RunReport.class);
+            return dev.provbench.run.Measurements.parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
         }
     }
 
