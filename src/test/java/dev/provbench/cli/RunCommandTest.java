@@ -147,10 +147,13 @@ class RunCommandTest {
                 "/requests/totalIncludingCleanup", "/throttling/throttled", "/throttling/over50ms",
                 "/throttling/over1s", "/throttling/waitSeconds", "/driver/createVolume", "/driver/deleteVolume",
                 "/resources/tool/cpuCoresIdle", "/resources/tool/cpuCoresWindow", "/resources/tool/cpuSecondsPerOp",
-                "/resources/tool/rssBytesIdle", "/resources/tool/rssBytesPeak", "/timeseries/0/phase"}) {
+                "/resources/tool/rssBytesIdle", "/resources/tool/rssBytesPeak", "/timeseries/0/phase",
+                "/config/threads", "/config/duration", "/config/qps", "/config/ramp", "/config/standIn/qps",
+                "/config/standIn/reads"}) {
             assertFalse(n.at(path).isMissingNode(), path);
         }
-        assertEquals(3, n.at("/schemaVersion").asInt());
+        assertEquals(4, n.at("/schemaVersion").asInt());
+        assertEquals("lister", n.at("/config/standIn/reads").asText(), "the checked configuration, serialized");
         // where the time goes: every stage of the 30 creates and 30 deletes (the driver is in this process),
         // partitioning each op: without the token wait the stages' means add up to the pipeline's mean
         OperationStages.Stages st = report.section(OperationStages.STAGES);
