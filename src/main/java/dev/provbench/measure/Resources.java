@@ -79,7 +79,7 @@ public final class Resources implements Measurement {
             legend.append("<span style=\"color:").append(HtmlFormat.PALETTE[k % HtmlFormat.PALETTE.length])
                     .append("\">&#9632; ").append(HtmlFormat.esc(names.get(k))).append("</span> ");
         }
-        return HtmlFormat.chart("cpu-chart", "CPU cores per interval, by component", x, ys, HtmlFormat.PALETTE)
+        return "<h2>CPU by component</h2>\n" + HtmlFormat.chart("cpu-chart", "CPU cores per interval, by component", x, ys, HtmlFormat.PALETTE)
                 + legend + "</p>\n";
     }
 
