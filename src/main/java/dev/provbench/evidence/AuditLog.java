@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,7 +46,7 @@ public final class AuditLog {
 
     /** Requests by component received in [start, end]. */
     public static Map<String, Counts> byComponent(Path log, Instant start, Instant end) throws IOException {
-        return read(log, start, start, end).counts();
+        return read(log, null, start, start, end).counts();
     }
 
     /** At most this many of csi-provisioner's receipt times are kept (the bucket replay's input). */
@@ -60,7 +59,7 @@ public final class AuditLog {
      * (kube-apiserver's audit annotations), by count.
      */
     public record Read(Map<String, Counts> counts, List<Instant> provisioner,
-                       Map<String, Map<Shape, Long>> shapes) {
+                       Map<String, Map<Shape, Long>> shapes, long skippedBytes, boolean rewound) {
     }
 
     /** What API Priority and Fairness classifies a request by. {@code namespace} empty: cluster-scoped. */
@@ -71,11 +70,18 @@ public final class AuditLog {
     /** Distinct request shapes kept per component (a run's clients send a handful). */
     static final int MAX_SHAPES = 1000;
 
+    /** As {@link #read(Path, LogMark, Instant, Instant, Instant)} from the log's beginning. */
     public static Read read(Path log, Instant since, Instant start, Instant end) throws IOException {
+        return read(log, null, since, start, end);
+    }
+
+    /** @param from where the log stood before the run ({@link LogMark}): read from there on; null: all of it */
+    public static Read read(Path log, LogMark from, Instant since, Instant start, Instant end) throws IOException {
         Map<String, Counts> counts = new TreeMap<>();
         List<Instant> provisioner = new ArrayList<>();
         Map<String, Map<Shape, Long>> shapes = new TreeMap<>();
-        try (BufferedReader r = Files.newBufferedReader(log)) {
+        LogMark.Opened opened = LogMark.open(log, from);
+        try (BufferedReader r = opened.reader()) {
             String line;
             while ((line = r.readLine()) != null) {
                 if (!line.contains("\"ResponseComplete\"")) {
@@ -124,6 +130,6 @@ public final class AuditLog {
             }
         }
         provisioner.sort(null);
-        return new Read(counts, provisioner, shapes);
+        return new Read(counts, provisioner, shapes, opened.skipped(), opened.rewound());
     }
 }

@@ -84,6 +84,14 @@ public final class AuditLogRequests implements Measurement {
         this.client = client;
     }
 
+    /** Where the audit log stood before the run's first request: it is read from there on. */
+    private dev.provbench.evidence.LogMark mark;
+
+    @Override
+    public void idle() {
+        mark = dev.provbench.evidence.LogMark.of(log);
+    }
+
     @Override
     public void windowEnd(RunWindow w) {
         if (client == null) {
@@ -102,7 +110,7 @@ public final class AuditLogRequests implements Measurement {
         window = w;
         try {
             Thread.sleep(FLUSH_MILLIS);
-            read = AuditLog.read(log, w.runStart(), w.start(), w.end());
+            read = AuditLog.read(log, mark, w.runStart(), w.start(), w.end());
             counts = read.counts();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -117,6 +125,10 @@ public final class AuditLogRequests implements Measurement {
         if (counts == null) {
             d.warn("cannot read the audit log " + log + ": " + problem);
             return;
+        }
+        if (read.rewound()) {
+            d.warn("the audit log " + log + " was replaced or truncated during the run (rotated?): its requests "
+                    + "written before that are not counted");
         }
         Map<String, dev.provbench.report.RunReport.Requests> components = new java.util.TreeMap<>();
         counts.forEach((name, c) -> components.put(name, new dev.provbench.report.RunReport.Requests(c.requests(),

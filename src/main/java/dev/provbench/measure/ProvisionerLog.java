@@ -10,7 +10,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
 import java.io.StringReader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -67,12 +66,26 @@ public final class ProvisionerLog implements Measurement {
         this.container = container;
     }
 
+    /** Where the log file stood before the run's first request: it is read from there on. */
+    private dev.provbench.evidence.LogMark mark;
+
+    @Override
+    public void idle() {
+        if (file != null) {
+            mark = dev.provbench.evidence.LogMark.of(file);
+        }
+    }
+
     @Override
     public void finish(RunWindow w) {
         try {
             if (file != null) {
-                lines = ThrottlingLines.count(Files.newBufferedReader(file), w.start(), w.end(), ZoneId.systemDefault());
-                source = file.toString();
+                var opened = dev.provbench.evidence.LogMark.open(file, mark);
+                try (var r = opened.reader()) {
+                    lines = ThrottlingLines.count(r, w.start(), w.end(), ZoneId.systemDefault());
+                }
+                source = file + (opened.rewound() ? " (replaced or truncated during the run: read from its start)"
+                        : "");
                 return;
             }
             long n = 0;
