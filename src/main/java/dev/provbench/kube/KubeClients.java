@@ -1,8 +1,12 @@
 package dev.provbench.kube;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -36,6 +40,20 @@ public final class KubeClients {
         }
     }
 
+    /**
+     * fabric8's serialization, except that {@code metadata.managedFields} is skipped when decoding: the server
+     * sends it with every object and watch event (most of a PV's ~2.2 KB), nothing here reads it, and building
+     * its field sets was a third of the event loop's work (issue 27's profile, docs/benchmarks.md). The objects
+     * this client sends never carry it, so nothing is lost on the way out: an update without managedFields keeps
+     * the server's.
+     */
+    static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization(
+            new ObjectMapper().addMixIn(ObjectMeta.class, WithoutManagedFields.class), true);
+
+    @JsonIgnoreProperties("managedFields")
+    private abstract static class WithoutManagedFields {
+    }
+
     public static KubernetesClient client(Config base, RateLimiter limiter, RequestStats stats) {
         Config config = new io.fabric8.kubernetes.client.ConfigBuilder(base)
                 // Every attempt goes through the limiter, and failures are ours to classify: no hidden retries.
@@ -44,6 +62,7 @@ public final class KubeClients {
         LimitingInterceptor interceptor = new LimitingInterceptor(limiter, stats);
         return new KubernetesClientBuilder()
                 .withConfig(config)
+                .withKubernetesSerialization(SERIALIZATION)
                 .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(LimitingInterceptor.NAME, interceptor))
                 .build();
     }
