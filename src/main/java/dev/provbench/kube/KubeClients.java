@@ -12,7 +12,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Builds fabric8 clients whose every request passes a client-go-style rate limiter and is counted. */
+/**
+ * Builds fabric8 clients whose every request passes a client-go-style rate limiter and is counted, over the
+ * configured {@link Transport}.
+ */
 public final class KubeClients {
     private KubeClients() {
     }
@@ -55,6 +58,10 @@ public final class KubeClients {
     }
 
     public static KubernetesClient client(Config base, RateLimiter limiter, RequestStats stats) {
+        return client(base, limiter, stats, Transport.configured());
+    }
+
+    public static KubernetesClient client(Config base, RateLimiter limiter, RequestStats stats, Transport transport) {
         Config config = new io.fabric8.kubernetes.client.ConfigBuilder(base)
                 // Every attempt goes through the limiter, and failures are ours to classify: no hidden retries.
                 .withRequestRetryBackoffLimit(0)
@@ -62,6 +69,7 @@ public final class KubeClients {
         LimitingInterceptor interceptor = new LimitingInterceptor(limiter, stats);
         return new KubernetesClientBuilder()
                 .withConfig(config)
+                .withHttpClientFactory(transport.factory())
                 .withKubernetesSerialization(SERIALIZATION)
                 .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(LimitingInterceptor.NAME, interceptor))
                 .build();

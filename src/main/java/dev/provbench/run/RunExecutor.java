@@ -8,6 +8,7 @@ import dev.provbench.csi.DriverConfig;
 import dev.provbench.csi.state.VolumeStore;
 import dev.provbench.evidence.DriverCounts;
 import dev.provbench.kube.KubeClients;
+import dev.provbench.kube.Transport;
 import dev.provbench.kube.RateLimiter;
 import dev.provbench.kube.RequestStats;
 import dev.provbench.load.LoadRun;
@@ -121,7 +122,12 @@ public class RunExecutor {
             api = KubeClients.config(e.checked().kubeconfig());
         }
         RequestStats stats = new RequestStats("provbench", registry);
-        KubernetesClient client = KubeClients.client(api, RateLimiter.of(q.qps, q.burst), stats);
+        Transport transport = Transport.configured();
+        if (!q.local) {
+            org.jboss.logging.Logger.getLogger(RunExecutor.class).infof("run %s: kube-apiserver over %s", e.id(),
+                    transport.describe());
+        }
+        KubernetesClient client = KubeClients.client(api, RateLimiter.of(q.qps, q.burst), stats, transport);
         LoadRun run = new LoadRun(e.id(), e.checked().config(), client, stats, Clock.systemUTC()).withMetrics(registry);
         return new Setup(cluster, client, stats, run);
     }
