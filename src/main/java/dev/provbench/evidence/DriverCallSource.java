@@ -6,9 +6,6 @@ import dev.provbench.csi.CallLog;
 
 import java.net.InetAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,8 +47,8 @@ public interface DriverCallSource {
      * Over HTTP; the token is read from {@code tokenFile} when given (PROVBENCH_DRIVER_TOKEN_FILE, which
      * {@code hack/local-cluster env} exports), else {@code token} (provbench.api.token).
      */
-    static DriverCallSource http(URI base, Path tokenFile, Optional<String> token) {
-        return new Http(base, tokenFile, token);
+    static DriverCallSource http(HttpGet http, URI base, Path tokenFile, Optional<String> token) {
+        return new Http(http, base, tokenFile, token);
     }
 
     final class Http implements DriverCallSource {
@@ -62,9 +59,10 @@ public interface DriverCallSource {
         private final Path tokenFile;
         private final Optional<String> token;
         private final boolean loopback;
-        private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        private final HttpGet http;
 
-        Http(URI base, Path tokenFile, Optional<String> token) {
+        Http(HttpGet http, URI base, Path tokenFile, Optional<String> token) {
+            this.http = http;
             String b = base.toString();
             this.calls = URI.create((b.endsWith("/") ? b.substring(0, b.length() - 1) : b) + "/driver/calls");
             this.tokenFile = tokenFile;
@@ -96,21 +94,8 @@ public interface DriverCallSource {
         @Override
         public CallLog.Page read(long after, int limit) throws Exception {
             URI u = URI.create(calls + "?after=" + after + "&limit=" + limit);
-            HttpRequest.Builder req = HttpRequest.newBuilder(u).timeout(Duration.ofSeconds(5));
-            token().ifPresent(t -> req.header("Authorization", "Bearer " + t));
-            HttpResponse<java.io.InputStream> rsp = http.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
-            byte[] body;
-            try (java.io.InputStream in = rsp.body()) {
-                body = in.readNBytes(MAX_BYTES + 1);
-            }
-            if (rsp.statusCode() != 200) {
-                throw new IllegalStateException("HTTP " + rsp.statusCode() + " from " + calls
-                        + (rsp.statusCode() == 401 ? " (the driver's token: PROVBENCH_DRIVER_TOKEN_FILE or "
-                        + "PROVBENCH_API_TOKEN)" : ""));
-            }
-            if (body.length > MAX_BYTES) {
-                throw new IllegalStateException("the answer of " + calls + " is longer than " + MAX_BYTES + " bytes");
-            }
+            byte[] body = http.read(u, token(), Duration.ofSeconds(5), MAX_BYTES,
+                    "the driver's token: PROVBENCH_DRIVER_TOKEN_FILE or PROVBENCH_API_TOKEN");
             JsonNode root;
             try {
                 root = JSON.readTree(body);

@@ -4,9 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
@@ -17,10 +14,11 @@ import java.time.Duration;
 public final class DriverStatsHttp implements DriverCounts {
     private final URI stats;
     private final java.util.Optional<String> token;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpGet http;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public DriverStatsHttp(URI base, java.util.Optional<String> token) {
+    public DriverStatsHttp(HttpGet http, URI base, java.util.Optional<String> token) {
+        this.http = http;
         this.token = token.map(String::trim).filter(t -> !t.isEmpty());
         String b = base.toString();
         this.stats = URI.create((b.endsWith("/") ? b.substring(0, b.length() - 1) : b) + "/driver/stats");
@@ -31,19 +29,7 @@ public final class DriverStatsHttp implements DriverCounts {
 
     @Override
     public Read read() throws Exception {
-        HttpRequest.Builder req = HttpRequest.newBuilder(stats).timeout(Duration.ofSeconds(3));
-        token.ifPresent(t -> req.header("Authorization", "Bearer " + t));
-        HttpResponse<java.io.InputStream> rsp = http.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
-        byte[] body;
-        try (java.io.InputStream in = rsp.body()) {
-            body = in.readNBytes(MAX_BYTES + 1);
-        }
-        if (rsp.statusCode() != 200) {
-            throw new IllegalStateException("HTTP " + rsp.statusCode() + " from " + stats);
-        }
-        if (body.length > MAX_BYTES) {
-            throw new IllegalStateException("the answer of " + stats + " is longer than " + MAX_BYTES + " bytes");
-        }
+        byte[] body = http.read(stats, token, Duration.ofSeconds(3), MAX_BYTES, null);
         JsonNode root;
         try {
             root = JSON.readTree(body);

@@ -3,6 +3,7 @@ package dev.provbench.run;
 import dev.provbench.evidence.DriverCounts;
 import dev.provbench.evidence.DriverCallSource;
 import dev.provbench.evidence.DriverStatsHttp;
+import dev.provbench.evidence.HttpGet;
 import dev.provbench.evidence.MetricsScrape;
 import dev.provbench.evidence.ProcessUsage;
 import dev.provbench.kube.RequestStats;
@@ -43,7 +44,18 @@ public final class Measurements {
      * driver in this process when it serves (local runs and {@code provbench serve}).
      */
     record Sources(LoadRun run, KubernetesClient client, RequestStats stats, LocalCluster cluster,
-                   DriverCounts inProcessDriver, dev.provbench.csi.CallLog callLog) {
+                   DriverCounts inProcessDriver, dev.provbench.csi.CallLog callLog, HttpGet http,
+                   Map<URI, MetricsScrape> scrapes) {
+        Sources(LoadRun run, KubernetesClient client, RequestStats stats, LocalCluster cluster,
+                DriverCounts inProcessDriver, dev.provbench.csi.CallLog callLog) {
+            this(run, client, stats, cluster, inProcessDriver, callLog, new HttpGet(),
+                    new java.util.concurrent.ConcurrentHashMap<>());
+        }
+
+        /** One scrape per metrics page and run, shared by every measurement that reads the page. */
+        MetricsScrape scrape(URI url) {
+            return scrapes.computeIfAbsent(url, u -> new MetricsScrape(http, u));
+        }
     }
 
     private interface Factory {
@@ -68,7 +80,7 @@ public final class Measurements {
                     c.provisionerPodSelector(), c.request().provisionerContainer), ProvisionerLog.LOG,
                     ProvisionerLog.LOG_LINES),
             entry((c, s) -> c.provisionerMetrics() == null ? null
-                    : new ProvisionerMetrics(new MetricsScrape(c.provisionerMetrics())), ProvisionerMetrics.METRICS),
+                    : new ProvisionerMetrics(s.scrape(c.provisionerMetrics())), ProvisionerMetrics.METRICS),
             entry((c, s) -> c.auditLog() == null ? null : new AuditLogRequests(c.auditLog(),
                     c.request().provisionerKubeApiQps, c.request().provisionerKubeApiBurst, s.client()),
                     ClientRequests.COMPONENTS, AuditLogRequests.BUCKET, AuditLogRequests.CLIENTS),
@@ -121,7 +133,7 @@ public final class Measurements {
     /** The driver's counts: this process's driver (local runs, provbench serve), or --driver-url's. */
     private static Measurement driverCounts(RunRequest.Checked c, Sources s) {
         if (s.cluster() == null && c.driverUrl() != null) {
-            return new DriverCalls(new DriverStatsHttp(c.driverUrl(), org.eclipse.microprofile.config.ConfigProvider
+            return new DriverCalls(new DriverStatsHttp(s.http(), c.driverUrl(), org.eclipse.microprofile.config.ConfigProvider
                     .getConfig().getOptionalValue("provbench.api.token", String.class)));
         }
         return s.inProcessDriver() == null ? null : new DriverCalls(s.inProcessDriver());
@@ -131,7 +143,7 @@ public final class Measurements {
     private static DriverCallSource driverCalls(RunRequest.Checked c, Sources s) {
         if (s.cluster() == null && c.driverUrl() != null) {
             String file = System.getenv("PROVBENCH_DRIVER_TOKEN_FILE");
-            return DriverCallSource.http(c.driverUrl(), file == null || file.isBlank() ? null : java.nio.file.Path.of(file),
+            return DriverCallSource.http(s.http(), c.driverUrl(), file == null || file.isBlank() ? null : java.nio.file.Path.of(file),
                     org.eclipse.microprofile.config.ConfigProvider.getConfig().getOptionalValue("provbench.api.token",
                             String.class));
         }
@@ -143,10 +155,10 @@ public final class Measurements {
                 : "--local: this JVM also holds the mock driver, the in-memory API and the stand-ins");
         if (c.driverUrl() != null) {
             String base = c.driverUrl().toString().replaceAll("/+$", "");
-            r.add("driver", ProcessUsage.prometheus(new MetricsScrape(URI.create(base + "/q/metrics"))), null);
+            r.add("driver", ProcessUsage.prometheus(s.scrape(URI.create(base + "/q/metrics"))), null);
         }
         if (c.provisionerMetrics() != null) {
-            r.add("csi-provisioner", ProcessUsage.prometheus(new MetricsScrape(c.provisionerMetrics())), null);
+            r.add("csi-provisioner", ProcessUsage.prometheus(s.scrape(c.provisionerMetrics())), null);
         }
         c.processes().forEach((name, pid) -> r.add(name, ProcessUsage.pid(pid), null));
         return r;
