@@ -73,9 +73,9 @@ public record Transport(Tls tls, boolean http2) {
         return tls == Tls.OPENSSL && !OpenSsl.isAvailable() ? Tls.JDK : tls;
     }
 
-    /** For the log and the report: "BoringSSL, HTTP/1.1". */
+    /** For the log: "BoringSSL (netty-tcnative), HTTP/1.1". */
     public String describe() {
-        return (effectiveTls() == Tls.OPENSSL ? "BoringSSL " + OpenSsl.versionString() : "JDK TLS")
+        return (effectiveTls() == Tls.OPENSSL ? OpenSsl.versionString() + " (netty-tcnative)" : "JDK TLS")
                 + ", " + (http2 ? "HTTP/2" : "HTTP/1.1");
     }
 
