@@ -1,5 +1,6 @@
 package dev.provbench.kube;
 
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.TlsVersion;
@@ -40,8 +41,9 @@ import java.util.stream.Collectors;
  * hottest methods of a run: issue 27's profile, docs/benchmarks.md). Where netty-tcnative cannot load (another
  * platform), {@code openssl} falls back to the JDK's engine and says so in the log.</li>
  * <li>{@code provbench.kube.http2}: {@code false} (default) — HTTP/1.1, one connection per concurrent request — or
- * {@code true}: HTTP/2 through ALPN, every request and watch multiplexed on one connection. fabric8's
- * {@code Config.http2Disable} still forces HTTP/1.1.</li>
+ * {@code true}: HTTP/2 through ALPN, every request and watch multiplexed on one connection, to an https server
+ * (the {@code --local} API is plain HTTP and stays on HTTP/1.1). fabric8's {@code Config.http2Disable} still forces
+ * HTTP/1.1.</li>
  * </ul>
  * Everything above the transport — interceptors (the limiter), informers, watches, retries — is fabric8's own.
  */
@@ -98,8 +100,22 @@ public record Transport(Tls tls, boolean http2) {
 
         @Override
         public VertxHttpClientBuilder<Factory> newBuilder() {
+            return builder(false);
+        }
+
+        /** HTTP/2 only to an https server: over plain HTTP (the --local API) it would take an h2c upgrade. */
+        @Override
+        public HttpClient.Builder newBuilder(Config config) {
+            Builder b = builder(transport.http2 && config.getMasterUrl() != null
+                    && config.getMasterUrl().startsWith("https:"));
+            HttpClientUtils.applyCommonConfiguration(config, b, this);
+            return b;
+        }
+
+        private Builder builder(boolean http2) {
             Vertx shared = quarkusVertx();
-            return shared != null ? new Builder(this, shared, false) : new Builder(this, ownVertx(), true);
+            return shared != null ? new Builder(this, shared, false, http2)
+                    : new Builder(this, ownVertx(), true, http2);
         }
 
         /** Quarkus' own Vert.x when this runs inside the application, as Quarkus' client factory does. */
@@ -122,11 +138,13 @@ public record Transport(Tls tls, boolean http2) {
     private static final class Builder extends VertxHttpClientBuilder<Factory> {
         private final Vertx vertx;
         private final boolean ownsVertx;
+        private final boolean http2;
 
-        Builder(Factory factory, Vertx vertx, boolean ownsVertx) {
+        Builder(Factory factory, Vertx vertx, boolean ownsVertx, boolean http2) {
             super(factory, vertx);
             this.vertx = vertx;
             this.ownsVertx = ownsVertx;
+            this.http2 = http2;
         }
 
         @Override
@@ -170,7 +188,7 @@ public record Transport(Tls tls, boolean http2) {
                 o.setEnabledSecureTransportProtocols(Arrays.stream(tlsVersions).map(TlsVersion::javaName)
                         .collect(Collectors.toSet()));
             }
-            boolean http2 = t.http2 && !preferHttp11;
+            boolean http2 = this.http2 && !preferHttp11;
             o.setProtocolVersion(http2 ? HttpVersion.HTTP_2 : HttpVersion.HTTP_1_1);
             if (sslContext != null) {
                 o.setSsl(true).setUseAlpn(http2);
@@ -190,7 +208,7 @@ public record Transport(Tls tls, boolean http2) {
 
         @Override
         protected VertxHttpClientBuilder<Factory> newInstance(Factory factory) {
-            return new Builder(factory, vertx, ownsVertx);
+            return new Builder(factory, vertx, ownsVertx, http2);
         }
     }
 }

@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.MockWebServer;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -30,24 +29,28 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TransportTest {
     private KubernetesMockServer server;
 
-    @BeforeEach
-    void start() {
+    private void start(boolean https) {
         server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(), true);
+                new KubernetesCrudDispatcher(), https);
         server.init(InetAddress.getLoopbackAddress(), 0);
     }
 
     @AfterEach
     void stop() {
-        server.destroy();
+        if (server != null) {
+            server.destroy();
+        }
     }
 
+    /** https as to kube-apiserver; plain http as to the --local API, where HTTP/2 is not asked for. */
     @ParameterizedTest
-    @CsvSource({"OPENSSL, false", "OPENSSL, true", "JDK, false", "JDK, true"})
-    void requestsAndWatchesGoThroughEachTransport(Transport.Tls tls, boolean http2) throws Exception {
+    @CsvSource({"OPENSSL, false, true", "OPENSSL, true, true", "JDK, false, true", "JDK, true, true",
+            "OPENSSL, true, false"})
+    void requestsAndWatchesGoThroughEachTransport(Transport.Tls tls, boolean http2, boolean https) throws Exception {
+        start(https);
         RequestStats stats = new RequestStats("t", null);
         Transport transport = new Transport(tls, http2);
-        assertTrue(server.createClient().getConfiguration().getMasterUrl().startsWith("https:"));
+        assertEquals(https, server.createClient().getConfiguration().getMasterUrl().startsWith("https:"));
         try (KubernetesClient client = KubeClients.client(server.createClient().getConfiguration(),
                 RateLimiter.of(-1, 0), stats, transport)) {
             SharedIndexInformer<PersistentVolumeClaim> informer = client.persistentVolumeClaims().inNamespace("t")
