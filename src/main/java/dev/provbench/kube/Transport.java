@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.TlsVersion;
 import io.fabric8.kubernetes.client.utils.HttpClientUtils;
-import io.fabric8.kubernetes.client.vertx.VertxClients;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClient;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientBuilder;
 import io.netty.handler.ssl.OpenSsl;
@@ -26,9 +25,12 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.jboss.logging.Logger;
 
 import javax.net.ssl.X509KeyManager;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 /**
@@ -135,6 +137,40 @@ public record Transport(Tls tls, boolean http2) {
         }
     }
 
+    /**
+     * {@code VertxHttpClient}'s constructor is package-private and fabric8 7.5.2's builder has no hook for the options
+     * (#7252), so the client over our options is made through that constructor by reflection. (A class in fabric8's
+     * package cannot do it: under {@code @QuarkusTest} the application's classes and the libraries' are defined by
+     * different class loaders, so they are not one runtime package.)
+     */
+    private static final Constructor<?> CLIENT_CONSTRUCTOR;
+
+    static {
+        try {
+            CLIENT_CONSTRUCTOR = VertxHttpClient.class.getDeclaredConstructor(VertxHttpClientBuilder.class,
+                    AtomicBoolean.class, io.vertx.core.http.HttpClient.class, boolean.class);
+            CLIENT_CONSTRUCTOR.setAccessible(true);
+        } catch (NoSuchMethodException e) {
+            throw new ExceptionInInitializerError("fabric8's VertxHttpClient has no (builder, closed, client, "
+                    + "closeVertx) constructor: a fabric8 other than 7.5.2?");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static VertxHttpClient<Factory> wrap(Builder builder, io.vertx.core.http.HttpClient client,
+            boolean closeVertx) {
+        try {
+            return (VertxHttpClient<Factory>) CLIENT_CONSTRUCTOR.newInstance(builder, new AtomicBoolean(), client,
+                    closeVertx);
+        } catch (InvocationTargetException e) {
+            client.close();
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            client.close();
+            throw new IllegalStateException("cannot make fabric8's Vert.x client: " + e.getClass().getSimpleName());
+        }
+    }
+
     private static final class Builder extends VertxHttpClientBuilder<Factory> {
         private final Vertx vertx;
         private final boolean ownsVertx;
@@ -152,7 +188,7 @@ public record Transport(Tls tls, boolean http2) {
             if (client != null) {
                 return super.build(); // a derived client shares its parent's connections
             }
-            return VertxClients.wrap(this, vertx.createHttpClient(options()), ownsVertx);
+            return wrap(this, vertx.createHttpClient(options()), ownsVertx);
         }
 
         /** fabric8's options (VertxHttpClientBuilder.build), with the transport's engine and protocol. */
