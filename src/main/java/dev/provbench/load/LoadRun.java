@@ -74,6 +74,10 @@ public final class LoadRun {
     /** Why the run stopped on its own (a {@link Stall} verdict), or null. */
     private volatile String stopped;
     private final List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(LoadRun.class);
+    /** How many failed ops a run logs one line for (the report counts them all, by cause). */
+    static final int FAILURES_LOGGED = 10;
+    private final AtomicLong failuresLogged = new AtomicLong();
     private Stall stall;
     private volatile Phase phase = Phase.PREPARE;
     private final List<Thread> workers = new ArrayList<>();
@@ -82,6 +86,8 @@ public final class LoadRun {
     private volatile boolean reaperStop;
     /** How long after a failed create the reaper looks for its claim, on top of the op timeout. */
     static final Duration REAP_FOR = Duration.ofSeconds(30);
+    /** How long a create waits before it sends its POST again after a connection error. */
+    static final Duration RESEND_AFTER = Duration.ofMillis(250);
     private volatile OpLog log;
     private final Stamps stamps = new Stamps();
     private Waits waits;
@@ -359,39 +365,59 @@ public final class LoadRun {
     /**
      * Creates the claim and waits for Bound; returns its volume, or null after a failure (recorded). A create
      * whose answer was lost (no answer, a 5xx, a 409 for our own fresh name) is looked up: a claim that exists
-     * is adopted (the op completes at Bound, counted {@code recovered}); one that does not is a failure, and
-     * its name is handed to the reaper in case the write lands later. A claim that never got Bound is
+     * is adopted (the op completes at Bound, counted {@code recovered}); after a connection error (closed,
+     * reset) the POST is sent once more under the same name ({@code CREATE_RETRY}); else the op is a failure,
+     * and its name is handed to the reaper in case the write lands later. A claim that never got Bound is
      * deleted by the reaper, not left for the cleanup.
      */
     private String create(String name, long deadline) throws InterruptedException {
         long t0 = System.nanoTime();
         long queue;
         boolean recovered = false;
+        boolean resent = false;
         if (stall != null) {
             stall.createSent();
         }
-        try {
-            PersistentVolumeClaim made = client.persistentVolumeClaims().inNamespace(config.namespace())
-                    .resource(claim(name)).create();
-            long answered = System.nanoTime();
-            queue = stats.lastWaitNanos();
-            stamps.createSent(name, t0, t0 + queue, answered, made == null ? null : made.getMetadata().getUid());
-        } catch (KubernetesClientException e) {
-            queue = stats.lastWaitNanos();
-            String cause = stats.failed(e);
-            if (stall != null) {
-                stall.createFailed(e);
-            }
-            if (!(e.getCode() == 409 || Failures.outcomeUnknown(e)) || !exists(name)) {
-                log.failed("create:" + cause);
+        while (true) {
+            try {
+                PersistentVolumeClaim made = client.persistentVolumeClaims().inNamespace(config.namespace())
+                        .resource(claim(name)).create();
+                long answered = System.nanoTime();
+                queue = stats.lastWaitNanos();
+                if (!resent) {
+                    stamps.createSent(name, t0, t0 + queue, answered, made == null ? null
+                            : made.getMetadata().getUid());
+                }
+                break;
+            } catch (KubernetesClientException e) {
+                queue = stats.lastWaitNanos();
+                String cause = stats.failed(e);
+                if (stall != null) {
+                    stall.createFailed(e);
+                }
+                boolean unknown = e.getCode() == 409 || Failures.outcomeUnknown(e);
+                if (unknown && exists(name)) {
+                    recovered = true;
+                    break;
+                }
+                // a connection that broke under the POST (closed, reset) and no claim: sent again once, as
+                // client-go's transport resends a request its reused connection lost; a 409 then is our first
+                // POST landing late, and the claim is adopted
+                if (!resent && Failures.CONNECTION_ERROR.equals(cause) && !cut()
+                        && System.nanoTime() + RESEND_AFTER.toNanos() < deadline) {
+                    resent = true;
+                    log.event(OpLog.Event.CREATE_RETRY);
+                    Thread.sleep(RESEND_AFTER.toMillis());
+                    continue;
+                }
+                failed(name, "create:" + cause, e);
                 stamps.forget(name);
-                if (e.getCode() != 409 && Failures.outcomeUnknown(e)) {
+                if (e.getCode() != 409 && unknown) {
                     abandon(name);
                 }
                 backoff();
                 return null;
             }
-            recovered = true;
         }
         try {
             String volume = waits.awaitBound(name, until(deadline));
@@ -400,21 +426,21 @@ public final class LoadRun {
             }
             long end = System.nanoTime();
             OpLog.Phase p = log.completed(OpLog.Kind.CREATE, t0, queue, recovered, end);
-            if (recovered) {
-                stamps.forget(name); // its POST's answer was lost: no stages
+            if (recovered || resent) {
+                stamps.forget(name); // its first POST's answer was lost: no stages
             } else {
                 stamps.completed(name, true, end, p);
             }
             return volume;
         } catch (TimeoutException e) {
-            log.failed("create:timeout");
+            failed(name, "create:timeout", e);
             stamps.forget(name);
             abandon(name);
         } catch (IllegalStateException e) {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            log.failed("create:" + e.getClass().getSimpleName());
+            failed(name, "create:" + e.getClass().getSimpleName(), e);
             stamps.forget(name);
             abandon(name);
             backoff();
@@ -463,7 +489,7 @@ public final class LoadRun {
                 }
                 String cause = stats.failed(e);
                 if (cut() || System.nanoTime() + pause * 1_000_000L > deadline) {
-                    log.failed("delete:" + cause);
+                    failed(name, "delete:" + cause, e);
                     stamps.forget(name);
                     abandon(name);
                     return;
@@ -478,14 +504,31 @@ public final class LoadRun {
             long end = System.nanoTime();
             stamps.completed(name, false, end, log.completed(OpLog.Kind.DELETE, t1, queue, false, end));
         } catch (TimeoutException e) {
-            log.failed("delete:timeout");
+            failed(name, "delete:timeout", e);
             stamps.forget(name);
         } catch (IllegalStateException e) {
             stamps.forget(name);
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            log.failed("delete:" + e.getClass().getSimpleName());
+            failed(name, "delete:" + e.getClass().getSimpleName(), e);
+        }
+    }
+
+    /**
+     * A failed op: counted by the op log, and the run's first {@link #FAILURES_LOGGED} are logged with the claim,
+     * the cause and what the client saw (an API server's Status message, bounded), so a failed run says why.
+     */
+    private void failed(String name, String cause, Exception e) {
+        log.failed(cause);
+        long n = failuresLogged.incrementAndGet();
+        if (n <= FAILURES_LOGGED) {
+            String what = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            if (what.length() > 300) {
+                what = what.substring(0, 300) + "…";
+            }
+            LOG.warnf("run %s: op failed (%s) on claim %s: %s%s", runId, cause, name, what.replace('\n', ' '),
+                    n == FAILURES_LOGGED ? " (further failures are counted, not logged)" : "");
         }
     }
 

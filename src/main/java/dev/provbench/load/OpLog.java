@@ -34,10 +34,11 @@ public final class OpLog {
 
     /**
      * What a worker did to reconcile an outcome: a create whose answer was lost but whose claim existed and
-     * was adopted ({@code RECOVERED}, counted when that create completes), a DELETE sent again after a failure
+     * was adopted ({@code RECOVERED}, counted when that create completes), a POST sent again after a connection
+     * error whose claim did not exist ({@code CREATE_RETRY}), a DELETE sent again after a failure
      * ({@code DELETE_RETRY}), a claim of a failed create deleted by the run ({@code RECLAIMED}).
      */
-    public enum Event { RECOVERED, DELETE_RETRY, RECLAIMED }
+    public enum Event { RECOVERED, CREATE_RETRY, DELETE_RETRY, RECLAIMED }
 
     private final Instant runStart;
     private final long runStartNanos;
@@ -279,14 +280,14 @@ public final class OpLog {
     /** The window's figures, frozen. */
     public record Counts(long creates, long deletes, long failures, Map<String, Long> failuresByCause,
                          long failuresOutsideWindow, long completedInWarmup, long completedAfterWindow,
-                         long inFlightAtStart, long inFlightAtEnd, long recovered, long deleteRetries,
-                         long reclaimed) {
+                         long inFlightAtStart, long inFlightAtEnd, long recovered, long createRetries,
+                         long deleteRetries, long reclaimed) {
     }
 
     public synchronized Counts counts() {
         return new Counts(creates, deletes, failures, new TreeMap<>(failuresByCause), failuresOutside, warmupOps,
                 afterWindow, inFlightAtStart, inFlightAtEnd, events.getOrDefault(Event.RECOVERED, 0L),
-                events.getOrDefault(Event.DELETE_RETRY, 0L), events.getOrDefault(Event.RECLAIMED, 0L));
+                events.getOrDefault(Event.CREATE_RETRY, 0L), events.getOrDefault(Event.DELETE_RETRY, 0L), events.getOrDefault(Event.RECLAIMED, 0L));
     }
 
     /** Live: ops completed so far in every phase. */

@@ -53,6 +53,7 @@ public final class Operations implements Measurement {
      * @param failuresOutsideWindow failed ops in warm-up or drain (in the time series, not in failures)
      * @param recovered             creates in {@code creates} whose answer was lost (no answer, a 5xx) but whose
      *                              claim existed: adopted and completed at Bound
+     * @param createRetries         POSTs sent again in the window after a connection error, the claim not there
      * @param deleteRetries         DELETEs sent again in the window after a failed one
      * @param reclaimed             claims of failed creates the run deleted in the window (not left to the
      *                              cleanup)
@@ -60,7 +61,7 @@ public final class Operations implements Measurement {
     public record Ops(long creates, long deletes, long failures, Map<String, Long> failuresByCause,
                       double opsPerSecond, double cyclesPerSecond, long inFlightAtStart, long inFlightAtEnd,
                       long completedInWarmup, long completedAfterWindow, long failuresOutsideWindow,
-                      long recovered, long deleteRetries, long reclaimed) {
+                      long recovered, long createRetries, long deleteRetries, long reclaimed) {
     }
 
     /**
@@ -133,9 +134,9 @@ public final class Operations implements Measurement {
         rows.add(new Row("ops", "failures", o.failures() + (o.failures() > 0 ? " (" + Rows.map(o.failuresByCause())
                 + ")" : "") + (o.failuresOutsideWindow() > 0 ? "; " + o.failuresOutsideWindow()
                 + " outside the window" : "")));
-        if (o.recovered() + o.deleteRetries() + o.reclaimed() > 0) {
-            rows.add(new Row("ops", "recovered creates / delete retries / reclaimed claims", o.recovered() + " / "
-                    + o.deleteRetries() + " / " + o.reclaimed()));
+        if (o.recovered() + o.createRetries() + o.deleteRetries() + o.reclaimed() > 0) {
+            rows.add(new Row("ops", "recovered creates / create retries / delete retries / reclaimed claims",
+                    o.recovered() + " / " + o.createRetries() + " / " + o.deleteRetries() + " / " + o.reclaimed()));
         }
         rows.add(new Row("ops", "in flight at start / end", o.inFlightAtStart() + " / " + o.inFlightAtEnd()));
         rows.add(new Row("ops", "completed in warm-up / after", o.completedInWarmup() + " / "
@@ -184,7 +185,7 @@ public final class Operations implements Measurement {
         Ops ops = new Ops(c.creates(), c.deletes(), c.failures(), c.failuresByCause(),
                 ReportBuilder.round(w.rate(c.creates() + c.deletes())), ReportBuilder.round(w.rate(c.deletes())),
                 c.inFlightAtStart(), c.inFlightAtEnd(), c.completedInWarmup(), c.completedAfterWindow(),
-                c.failuresOutsideWindow(), c.recovered(), c.deleteRetries(), c.reclaimed());
+                c.failuresOutsideWindow(), c.recovered(), c.createRetries(), c.deleteRetries(), c.reclaimed());
         int rows = d.grid().rows();
         long[] creates = column(log.series(OpLog.Kind.CREATE), rows);
         long[] deletes = column(log.series(OpLog.Kind.DELETE), rows);

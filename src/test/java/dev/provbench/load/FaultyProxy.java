@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * the request. A test fault for the client's edges; the real pipeline's faults are in hack/fault-check.
  */
 final class FaultyProxy implements AutoCloseable {
-    enum Action { PASS, DROP_ANSWER, ANSWER_504, REFUSE_503 }
+    enum Action { PASS, DROP_ANSWER, ANSWER_504, REFUSE_503, DROP_REQUEST }
 
     /** Decides for a request, given its method, path and how many requests with that method and path came before. */
     interface Rule {
@@ -108,6 +108,9 @@ final class FaultyProxy implements AutoCloseable {
                         if (a == Action.REFUSE_503) {
                             answer(503, "ServiceUnavailable");
                             return;
+                        }
+                        if (a == Action.DROP_REQUEST) {
+                            return; // the connection closes under the request: the server never sees it
                         }
                         pending = a;
                     }

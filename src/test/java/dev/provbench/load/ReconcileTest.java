@@ -26,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Lost answers are reconciled: a create whose answer was lost (connection dropped, or a 504) after the server
  * created the claim is adopted; a create refused before the server saw it is a failure with its precise cause;
- * a refused DELETE is sent again. Every attempt has one outcome, so {@code byCode} sums to {@code total}.
+ * a create whose request was lost on a broken connection is sent again; a refused DELETE is sent again. Every
+ * attempt has one outcome, so {@code byCode} sums to {@code total}.
  */
 @QuarkusTest
 class ReconcileTest {
@@ -49,6 +50,7 @@ class ReconcileTest {
                         case 2, 6 -> FaultyProxy.Action.DROP_ANSWER; // created, answer lost
                         case 4 -> FaultyProxy.Action.ANSWER_504; // created, then a 504
                         case 8 -> FaultyProxy.Action.REFUSE_503; // never reached the server
+                        case 10 -> FaultyProxy.Action.DROP_REQUEST; // lost on its way: sent again, created
                         default -> FaultyProxy.Action.PASS;
                     };
                 }
@@ -87,6 +89,8 @@ class ReconcileTest {
                     assertEquals(3, proxy.count(FaultyProxy.Action.REFUSE_503));
                     assertEquals(3, c.recovered(), "two dropped answers and one 504, all adopted: " + c);
                     assertEquals(Map.of("create:http-5xx", 1L), c.failuresByCause(), c.toString());
+                    assertEquals(1, proxy.count(FaultyProxy.Action.DROP_REQUEST));
+                    assertEquals(1, c.createRetries(), "the lost POST was sent again: " + c);
                     assertEquals(2, c.deleteRetries(), c.toString());
                     assertEquals(c.creates(), c.deletes(), "every created claim was deleted in its cycle: " + c);
                     assertTrue(o.cleanup().leftover().isEmpty(), o.cleanup().leftover().toString());
@@ -95,7 +99,7 @@ class ReconcileTest {
                     RequestStats.Snapshot window = stats.epoch(epoch[0]);
                     long sum = window.byCode().values().stream().mapToLong(Long::longValue).sum();
                     assertEquals(window.total(), sum, "byCode sums to total: " + window);
-                    assertEquals(2L, window.byCode().get("connection-error"), window.byCode().toString());
+                    assertEquals(3L, window.byCode().get("connection-error"), window.byCode().toString());
                     assertEquals(1L, window.byCode().get("504"), window.byCode().toString());
                     assertEquals(3L, window.byCode().get("503"), window.byCode().toString());
                     RequestStats.Snapshot all = stats.snapshot();

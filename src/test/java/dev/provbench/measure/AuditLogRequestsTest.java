@@ -49,7 +49,7 @@ class AuditLogRequestsTest {
         m.finish(w);
         ReportDraft d = new ReportDraft(new ReportDraft.Grid(w, 10_000_000_000L, 60_000_000_000L));
         Operations.OpLatency l = new Operations.OpLatency(NONE, NONE, NONE);
-        d.put(Operations.OPS, new Operations.Ops(1, 1, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        d.put(Operations.OPS, new Operations.Ops(1, 1, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         d.put(Operations.LATENCY, new Operations.Latencies(l, l));
         d.put(ClientRequests.REQUESTS, new RunReport.Requests(0, Map.of(), Map.of(), Map.of(), null, null));
         d.put(ClientRequests.THROTTLING, new ClientRequests.Throttling(0, 0, 0, 0, 0, 0, 0, 0));

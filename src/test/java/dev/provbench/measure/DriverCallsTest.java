@@ -49,7 +49,7 @@ class DriverCallsTest {
         RunWindow w = new RunWindow(Instant.now(), start, start, end, false);
         ReportDraft d = new ReportDraft(new ReportDraft.Grid(w, Math.max(1, end - start), end));
         Operations.OpLatency l = new Operations.OpLatency(NONE, NONE, NONE);
-        d.put(Operations.OPS, new Operations.Ops(creates, creates, failures, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        d.put(Operations.OPS, new Operations.Ops(creates, creates, failures, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         d.put(Operations.LATENCY, new Operations.Latencies(l, l));
         m.report(d);
         return d.build("t", "local", "id", null, null, null);

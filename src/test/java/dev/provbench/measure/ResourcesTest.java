@@ -51,7 +51,7 @@ class ResourcesTest {
         ReportDraft d = new ReportDraft(new ReportDraft.Grid(w, Math.max(1, end - start), end));
         RunReport.Latency none = new RunReport.Latency(0, 0, 0, 0, 0, 0, 0);
         Operations.OpLatency l = new Operations.OpLatency(none, none, none);
-        d.put(Operations.OPS, new Operations.Ops(5, 2, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        d.put(Operations.OPS, new Operations.Ops(5, 2, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         d.put(Operations.LATENCY, new Operations.Latencies(l, l));
         r.report(d);
         Resources.Component x = d.build("t", "local", "id", null, null, null).section(Resources.RESOURCES).get("driver");

@@ -52,7 +52,7 @@ class SectionsTest {
         RunWindow w = new RunWindow(Instant.parse("2026-12-03T10:00:00Z"), 0, 1_000_000_000L, 61_000_000_000L, false);
         ReportDraft d = new ReportDraft(new ReportDraft.Grid(w, 10_000_000_000L, 62_000_000_000L));
         Operations.OpLatency l = new Operations.OpLatency(NONE, NONE, NONE);
-        d.put(Operations.OPS, new Operations.Ops(30, 30, 0, Map.of(), 1, 0.5, 0, 0, 0, 0, 0, 0, 0, 0));
+        d.put(Operations.OPS, new Operations.Ops(30, 30, 0, Map.of(), 1, 0.5, 0, 0, 0, 0, 0, 0, 0, 0, 0));
         d.put(Operations.LATENCY, new Operations.Latencies(l, l));
         return d;
     }
