@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -81,8 +82,49 @@ class JvmFlagsTest {
                 .reduce("", (a, b) -> a + b + "\n");
     }
 
+    @Test
+    void eachRoleUsesItsOwnClassDataArchiveWhenTheImageHasIt(@org.junit.jupiter.api.io.TempDir Path dir)
+            throws Exception {
+        Map<String, String> env = Map.of("PROVBENCH_CDS_DIR", dir.toString());
+        for (String command : List.of("run", "sweep", "driver", "cleanup", "compare", "serve")) {
+            assertTrue(printFlags(List.of("sh", ENTRYPOINT.toString(), command), env).stream()
+                    .noneMatch(f -> f.startsWith("-XX:SharedArchiveFile")), command + ": no archive, no flag");
+        }
+        Files.writeString(dir.resolve("run.jsa"), "x");
+        Files.writeString(dir.resolve("driver.jsa"), "x");
+        for (String command : List.of("run", "sweep")) {
+            assertTrue(printFlags(List.of("sh", ENTRYPOINT.toString(), command), env)
+                    .contains("-XX:SharedArchiveFile=" + dir.resolve("run.jsa")), command);
+        }
+        assertTrue(printFlags(List.of("sh", ENTRYPOINT.toString(), "driver"), env)
+                .contains("-XX:SharedArchiveFile=" + dir.resolve("driver.jsa")), "driver");
+        for (String command : List.of("cleanup", "compare", "serve", "version")) {
+            assertTrue(printFlags(List.of("sh", ENTRYPOINT.toString(), command), env).stream()
+                    .noneMatch(f -> f.contains("Archive")), command + " has no archive of its own");
+        }
+        assertTrue(printFlags(List.of("sh", ENTRYPOINT.toString(), "run"), Map.of("PROVBENCH_CDS_DIR",
+                dir.toString(), "PROVBENCH_CDS", "off")).stream().noneMatch(f -> f.contains("Archive")),
+                "PROVBENCH_CDS=off");
+        List<String> dump = printFlags(List.of("sh", ENTRYPOINT.toString(), "driver"), Map.of("PROVBENCH_CDS_DIR",
+                dir.toString(), "PB_CDS_DUMP", "/tmp/d.jsa"));
+        assertTrue(dump.contains("-XX:ArchiveClassesAtExit=/tmp/d.jsa"), dump.toString());
+        assertTrue(dump.stream().noneMatch(f -> f.startsWith("-XX:SharedArchiveFile")), "training maps none");
+        // the image makes them with its own JVM, as the user 185, from the jars it ships
+        String docker = code(Files.readString(Path.of("Dockerfile.jvm")));
+        int train = docker.indexOf("RUN cds-train /deployments/cds");
+        assertTrue(train > docker.lastIndexOf("USER 185") && train > docker.lastIndexOf("COPY --chown=185:0 target"),
+                "cds-train runs after the jars are in, as 185");
+        assertTrue(Files.isExecutable(Path.of("src/main/docker/cds-train")));
+    }
+
     private static List<String> printFlags(List<String> command) throws IOException, InterruptedException {
+        return printFlags(command, Map.of());
+    }
+
+    private static List<String> printFlags(List<String> command, Map<String, String> env)
+            throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().putAll(env);
         pb.environment().put("PB_PRINT_FLAGS", "1");
         Process p = pb.start();
         try {
