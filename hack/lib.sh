@@ -23,6 +23,14 @@ pb_go_install() {
   printf '%s\n' "$dir/$name"
 }
 
+# pb_buildah_env: exports the environment of hack/images' own buildah storage under $PB_CACHE/containers (its
+# setup writes the files named here), for every script that runs buildah on those images
+pb_buildah_env() {
+  local d="$PB_CACHE/containers"
+  export CONTAINERS_STORAGE_CONF="$d/storage.conf" CONTAINERS_CONF="$d/containers.conf" \
+    CONTAINERS_REGISTRIES_CONF="$d/registries.conf" BUILDAH_ISOLATION=chroot TMPDIR="$d/tmp"
+}
+
 # pb_jar: builds the application once if it is missing, prints the jar path.
 pb_jar() {
   if [[ ! -f "$PB_JAR" || -n "${PB_REBUILD:-}" ]]; then

@@ -287,7 +287,8 @@ public final class OpLog {
     public synchronized Counts counts() {
         return new Counts(creates, deletes, failures, new TreeMap<>(failuresByCause), failuresOutside, warmupOps,
                 afterWindow, inFlightAtStart, inFlightAtEnd, events.getOrDefault(Event.RECOVERED, 0L),
-                events.getOrDefault(Event.CREATE_RETRY, 0L), events.getOrDefault(Event.DELETE_RETRY, 0L), events.getOrDefault(Event.RECLAIMED, 0L));
+                events.getOrDefault(Event.CREATE_RETRY, 0L), events.getOrDefault(Event.DELETE_RETRY, 0L),
+                events.getOrDefault(Event.RECLAIMED, 0L));
     }
 
     /** Live: ops completed so far in every phase. */
