@@ -50,8 +50,13 @@ public final class KubeClients {
      * this client sends never carry it, so nothing is lost on the way out: an update without managedFields keeps
      * the server's.
      */
-    static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization(
-            new ObjectMapper().addMixIn(ObjectMeta.class, WithoutManagedFields.class), true);
+    static final KubernetesSerialization SERIALIZATION = serialization();
+
+    /** A new serialization of that kind, for a client that registers kinds of its own ({@code load.Views}). */
+    public static KubernetesSerialization serialization() {
+        return new KubernetesSerialization(new ObjectMapper().addMixIn(ObjectMeta.class, WithoutManagedFields.class),
+                true);
+    }
 
     @JsonIgnoreProperties("managedFields")
     private abstract static class WithoutManagedFields {

@@ -1,7 +1,7 @@
 package dev.provbench.load;
 
 import dev.provbench.kube.RequestStats;
-import io.fabric8.kubernetes.api.model.PersistentVolume;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -19,7 +19,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Waiting for a claim to be Bound and for a volume to be gone. In informer mode (the default) the waits are
- * completed by informer events and checked against the informers' listers — no GET is ever sent. Poll mode
+ * completed by informer events and checked against the informers' listers — no GET is ever sent; the informers
+ * decode only the fields read here ({@link Views}, over the run client's connections and limiter). Poll mode
  * asks every {@link #POLL_INTERVAL} (a GET of the claim; a LIST of the volume by name, which needs no more
  * than the list right on PVs the load Role has) and exists only to measure the difference.
  */
@@ -34,10 +35,10 @@ public final class Waits implements AutoCloseable {
     private final RunConfig.WaitMode mode;
     private final Map<String, CompletableFuture<String>> bound = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<String>> gone = new ConcurrentHashMap<>();
-    private SharedIndexInformer<PersistentVolumeClaim> claims;
-    private SharedIndexInformer<PersistentVolume> volumes;
-    private Lister<PersistentVolumeClaim> claimLister;
-    private Lister<PersistentVolume> volumeLister;
+    private SharedIndexInformer<Views.Claim> claims;
+    private SharedIndexInformer<Views.Volume> volumes;
+    private Lister<Views.Claim> claimLister;
+    private Lister<Views.Volume> volumeLister;
     private final Stamps stamps;
 
     public Waits(KubernetesClient client, RequestStats stats, String namespace, String runId,
@@ -56,32 +57,33 @@ public final class Waits implements AutoCloseable {
         if (mode == RunConfig.WaitMode.POLL) {
             return;
         }
-        claims = client.persistentVolumeClaims().inNamespace(namespace).withLabel(RunConfig.LABEL, runId)
+        KubernetesClient views = Views.client(client); // never closed: its HTTP client and executor are client's
+        claims = views.resources(Views.Claim.class).inNamespace(namespace).withLabel(RunConfig.LABEL, runId)
                 .runnableInformer(0);
         claims.addEventHandler(new ResourceEventHandler<>() {
-            public void onAdd(PersistentVolumeClaim c) {
+            public void onAdd(Views.Claim c) {
                 claimChanged(c);
             }
 
-            public void onUpdate(PersistentVolumeClaim old, PersistentVolumeClaim c) {
+            public void onUpdate(Views.Claim old, Views.Claim c) {
                 claimChanged(c);
             }
 
-            public void onDelete(PersistentVolumeClaim c, boolean unknownFinalState) {
+            public void onDelete(Views.Claim c, boolean unknownFinalState) {
                 stamps.claimGone(c.getMetadata().getName(), System.nanoTime());
             }
         });
-        volumes = client.persistentVolumes().runnableInformer(0);
+        volumes = views.resources(Views.Volume.class).runnableInformer(0);
         volumes.addEventHandler(new ResourceEventHandler<>() {
-            public void onAdd(PersistentVolume v) {
+            public void onAdd(Views.Volume v) {
                 volumeChanged(v);
             }
 
-            public void onUpdate(PersistentVolume old, PersistentVolume v) {
+            public void onUpdate(Views.Volume old, Views.Volume v) {
                 volumeChanged(v);
             }
 
-            public void onDelete(PersistentVolume v, boolean unknownFinalState) {
+            public void onDelete(Views.Volume v, boolean unknownFinalState) {
                 CompletableFuture<String> f = gone.remove(v.getMetadata().getName());
                 if (f != null) {
                     f.complete(v.getMetadata().getName());
@@ -94,6 +96,10 @@ public final class Waits implements AutoCloseable {
                 .get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    private static String boundVolume(Views.Claim c) {
+        return c == null ? null : c.boundVolume();
+    }
+
     private static String boundVolume(PersistentVolumeClaim c) {
         if (c == null || c.getStatus() == null || !"Bound".equals(c.getStatus().getPhase())
                 || c.getSpec() == null || c.getSpec().getVolumeName() == null || c.getSpec().getVolumeName().isEmpty()) {
@@ -103,27 +109,25 @@ public final class Waits implements AutoCloseable {
     }
 
     /** A PV of one of this namespace's claims: seen, and (the first time) Released. */
-    private void volumeChanged(PersistentVolume v) {
-        if (v.getSpec() == null || v.getSpec().getClaimRef() == null
-                || !namespace.equals(v.getSpec().getClaimRef().getNamespace())) {
+    private void volumeChanged(Views.Volume v) {
+        String claim = v.claimIn(namespace);
+        if (claim == null) {
             return;
         }
         long now = System.nanoTime();
-        String claim = v.getSpec().getClaimRef().getName();
-        stamps.pvSeen(claim, v.getSpec().getCsi() == null ? null : v.getSpec().getCsi().getVolumeHandle(), now);
-        if (v.getStatus() != null && "Released".equals(v.getStatus().getPhase())) {
+        stamps.pvSeen(claim, v.handle(), now);
+        if ("Released".equals(v.phase())) {
             stamps.released(claim, now);
         }
     }
 
     /** The CSI volume handle of this PV as the informer has it, or null. */
     public String handleOf(String volume) {
-        PersistentVolume v = volumeLister == null ? null : volumeLister.get(volume);
-        return v == null || v.getSpec() == null || v.getSpec().getCsi() == null ? null
-                : v.getSpec().getCsi().getVolumeHandle();
+        Views.Volume v = volumeLister == null ? null : volumeLister.get(volume);
+        return v == null ? null : v.handle();
     }
 
-    private void claimChanged(PersistentVolumeClaim c) {
+    private void claimChanged(Views.Claim c) {
         Map<String, String> ann = c.getMetadata().getAnnotations();
         if (ann != null && ann.containsKey(ANN_PROVISIONER) && c.getMetadata().getDeletionTimestamp() == null) {
             stamps.marked(c.getMetadata().getName(), c.getMetadata().getUid(), System.nanoTime());
@@ -138,17 +142,18 @@ public final class Waits implements AutoCloseable {
     }
 
     /**
-     * The claim as the run knows it: the informer's copy, else (or in poll mode) one GET. Null if it does not
-     * exist. A failed GET throws.
+     * The claim's metadata as the run knows it: the informer's copy, else (or in poll mode) one GET. Null if it
+     * does not exist. A failed GET throws.
      */
-    public PersistentVolumeClaim lookup(String claim) {
+    public ObjectMeta lookup(String claim) {
         if (claimLister != null) {
-            PersistentVolumeClaim c = claimLister.get(claim);
+            Views.Claim c = claimLister.get(claim);
             if (c != null) {
-                return c;
+                return c.getMetadata();
             }
         }
-        return client.persistentVolumeClaims().inNamespace(namespace).withName(claim).get();
+        PersistentVolumeClaim c = client.persistentVolumeClaims().inNamespace(namespace).withName(claim).get();
+        return c == null ? null : c.getMetadata();
     }
 
     /** Whether the informer shows the claim, not being deleted; always true in poll mode (nothing to ask). */
@@ -156,7 +161,7 @@ public final class Waits implements AutoCloseable {
         if (claimLister == null) {
             return true;
         }
-        PersistentVolumeClaim c = claimLister.get(claim);
+        Views.Claim c = claimLister.get(claim);
         return c != null && c.getMetadata().getDeletionTimestamp() == null;
     }
 

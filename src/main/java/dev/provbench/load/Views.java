@@ -1,0 +1,180 @@
+package dev.provbench.load;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.provbench.kube.KubeClients;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.impl.BaseClient;
+import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.Kind;
+import io.fabric8.kubernetes.model.annotation.Plural;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+import java.util.concurrent.Executor;
+
+/**
+ * What the waits' informers decode: a claim and a volume reduced to the fields the waits read, so that a watch
+ * event's spec and status (a PV's capacity, access modes, CSI attributes, node affinity...) are skipped by the
+ * parser instead of built into fabric8's model. Watch decoding was most of the event loop's steady work (issue 27's
+ * profile, docs/benchmarks.md).
+ * <p>
+ * fabric8 decodes a watch event's object by its {@code apiVersion#kind} through the client's serialization, and
+ * converts it when the informer's type differs — which would build the full object first. So the views are read
+ * through a serialization of their own, in which {@code v1#PersistentVolume} and {@code v1#PersistentVolumeClaim}
+ * <em>are</em> the views, and a client over it ({@link #client}) that shares the run client's HTTP client: the same
+ * connections, the same limiter and request counting (its interceptors), the same executor. Everything else —
+ * lists, watches, resourceVersions, bookmarks, the relist on 410, the listers — is fabric8's informer as before.
+ */
+public final class Views {
+    private Views() {
+    }
+
+    private static final KubernetesSerialization SERIALIZATION = serialization();
+
+    private static KubernetesSerialization serialization() {
+        KubernetesSerialization s = KubeClients.serialization();
+        s.registerKubernetesResource("v1", "PersistentVolume", Volume.class);
+        s.registerKubernetesResource("v1", "PersistentVolumeClaim", Claim.class);
+        return s;
+    }
+
+    /** The views' serialization (for tests: what a watch event's object decodes to). */
+    static KubernetesSerialization serialization(boolean shared) {
+        return shared ? SERIALIZATION : serialization();
+    }
+
+    /**
+     * A client that reads the views, over {@code base}'s HTTP client and executor. Close its informers, never the
+     * client itself: closing it would close {@code base}'s HTTP client and executor, which {@code base} owns.
+     */
+    public static KubernetesClient client(KubernetesClient base) {
+        BaseClient b = base.adapt(BaseClient.class);
+        Executor executor = b.getExecutor();
+        return new KubernetesClientImpl(base.getHttpClient(), base.getConfiguration(),
+                new KubernetesClientBuilder.ExecutorSupplier() {
+                    public Executor get() {
+                        return executor;
+                    }
+
+                    public void onClose(Executor e) {
+                        // the executor is base's
+                    }
+                }, SERIALIZATION);
+    }
+
+    /** The fields every view has; the rest of the object is skipped. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonDeserialize(using = JsonDeserializer.None.class)
+    abstract static class View implements HasMetadata {
+        // a list's items carry neither: the class's own, as fabric8's model sets them
+        private String apiVersion = HasMetadata.getApiVersion(getClass());
+        private String kind = HasMetadata.getKind(getClass());
+        private ObjectMeta metadata;
+
+        @Override
+        public String getApiVersion() {
+            return apiVersion;
+        }
+
+        @Override
+        public void setApiVersion(String apiVersion) {
+            this.apiVersion = apiVersion;
+        }
+
+        @Override
+        public String getKind() {
+            return kind;
+        }
+
+        public void setKind(String kind) {
+            this.kind = kind;
+        }
+
+        @Override
+        public ObjectMeta getMetadata() {
+            return metadata;
+        }
+
+        @Override
+        public void setMetadata(ObjectMeta metadata) {
+            this.metadata = metadata;
+        }
+    }
+
+    /** A claim: metadata, {@code spec.volumeName}, {@code status.phase}. */
+    @Group("")
+    @Version("v1")
+    @Kind("PersistentVolumeClaim")
+    @Plural("persistentvolumeclaims")
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonDeserialize(using = JsonDeserializer.None.class)
+    public static final class Claim extends View {
+        public Spec spec;
+        public Status status;
+
+        @JsonIgnoreProperties(ignoreUnknown = true)
+        public static final class Spec {
+            public String volumeName;
+        }
+
+        /** The volume it is Bound to, or null. */
+        public String boundVolume() {
+            return status == null || !"Bound".equals(status.phase) || spec == null || spec.volumeName == null
+                    || spec.volumeName.isEmpty() ? null : spec.volumeName;
+        }
+    }
+
+    /** A volume: metadata, {@code spec.claimRef.{namespace,name}}, {@code spec.csi.volumeHandle}, {@code status.phase}. */
+    @Group("")
+    @Version("v1")
+    @Kind("PersistentVolume")
+    @Plural("persistentvolumes")
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonDeserialize(using = JsonDeserializer.None.class)
+    public static final class Volume extends View {
+        public Spec spec;
+        public Status status;
+
+        @JsonIgnoreProperties(ignoreUnknown = true)
+        public static final class Spec {
+            public ClaimRef claimRef;
+            public Csi csi;
+        }
+
+        @JsonIgnoreProperties(ignoreUnknown = true)
+        public static final class ClaimRef {
+            public String namespace;
+            public String name;
+        }
+
+        @JsonIgnoreProperties(ignoreUnknown = true)
+        public static final class Csi {
+            public String volumeHandle;
+        }
+
+        /** The claim's name if it is in {@code namespace}, else null. */
+        public String claimIn(String namespace) {
+            return spec == null || spec.claimRef == null || !namespace.equals(spec.claimRef.namespace) ? null
+                    : spec.claimRef.name;
+        }
+
+        public String handle() {
+            return spec == null || spec.csi == null ? null : spec.csi.volumeHandle;
+        }
+
+        public String phase() {
+            return status == null ? null : status.phase;
+        }
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public static final class Status {
+        public String phase;
+    }
+}
