@@ -2,7 +2,9 @@ package dev.provbench.kube;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -52,10 +54,17 @@ public final class KubeClients {
      */
     static final KubernetesSerialization SERIALIZATION = serialization();
 
-    /** A new serialization of that kind, for a client that registers kinds of its own ({@code load.Views}). */
+    /**
+     * A new serialization of that kind, for a client that registers kinds of its own ({@code load.Views}); it also
+     * decodes watch events as they stream in ({@link WatchEvents}).
+     */
     public static KubernetesSerialization serialization() {
-        return new KubernetesSerialization(new ObjectMapper().addMixIn(ObjectMeta.class, WithoutManagedFields.class),
-                true);
+        ObjectMapper mapper = new ObjectMapper().addMixIn(ObjectMeta.class, WithoutManagedFields.class);
+        KubernetesSerialization s = new KubernetesSerialization(mapper, true);
+        // after fabric8's own configuration of the mapper, which this deserializer's registry lookups rely on
+        mapper.registerModule(new SimpleModule("provbench-watch-events").addDeserializer(WatchEvent.class,
+                new WatchEvents(s)));
+        return s;
     }
 
     @JsonIgnoreProperties("managedFields")
