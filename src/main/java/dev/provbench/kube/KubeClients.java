@@ -8,6 +8,8 @@ import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.utils.TokenRefreshInterceptor;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 
 import java.io.IOException;
@@ -81,11 +83,14 @@ public final class KubeClients {
                 .withRequestRetryBackoffLimit(0)
                 .build();
         LimitingInterceptor interceptor = new LimitingInterceptor(limiter, stats);
+        HttpClient.Factory factory = transport.factory();
         return new KubernetesClientBuilder()
                 .withConfig(config)
-                .withHttpClientFactory(transport.factory())
+                .withHttpClientFactory(factory)
                 .withKubernetesSerialization(SERIALIZATION)
-                .withHttpClientBuilderConsumer(b -> b.addOrReplaceInterceptor(LimitingInterceptor.NAME, interceptor))
+                .withHttpClientBuilderConsumer(b -> b
+                        .addOrReplaceInterceptor(LimitingInterceptor.NAME, interceptor)
+                        .addOrReplaceInterceptor(TokenRefreshInterceptor.NAME, new TokenRefresh(config, factory)))
                 .build();
     }
 }
