@@ -72,10 +72,16 @@ public final class Views {
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonDeserialize(using = JsonDeserializer.None.class)
     abstract static class View implements HasMetadata {
-        // a list's items carry neither: the class's own, as fabric8's model sets them
-        private String apiVersion = HasMetadata.getApiVersion(getClass());
-        private String kind = HasMetadata.getKind(getClass());
+        // a list's items carry neither: the class's own, as fabric8's model sets them (constants: reading them
+        // from the class's annotations for every object cost more than decoding the rest of it)
+        private String apiVersion;
+        private String kind;
         private ObjectMeta metadata;
+
+        View(String apiVersion, String kind) {
+            this.apiVersion = apiVersion;
+            this.kind = kind;
+        }
 
         @Override
         public String getApiVersion() {
@@ -118,6 +124,10 @@ public final class Views {
         public Spec spec;
         public Status status;
 
+        public Claim() {
+            super("v1", "PersistentVolumeClaim");
+        }
+
         @JsonIgnoreProperties(ignoreUnknown = true)
         public static final class Spec {
             public String volumeName;
@@ -140,6 +150,10 @@ public final class Views {
     public static final class Volume extends View {
         public Spec spec;
         public Status status;
+
+        public Volume() {
+            super("v1", "PersistentVolume");
+        }
 
         @JsonIgnoreProperties(ignoreUnknown = true)
         public static final class Spec {

@@ -62,6 +62,11 @@ class ViewsTest {
         Views.Volume item = s.unmarshal(PV.replace("\"kind\":\"PersistentVolume\",", ""), Views.Volume.class);
         assertEquals("PersistentVolume", item.getKind());
         assertEquals("v1", item.getApiVersion());
+        // the constants each view sets are the ones its annotations declare (what fabric8 registers and requests)
+        for (io.fabric8.kubernetes.api.model.HasMetadata view : java.util.List.of(new Views.Volume(), new Views.Claim())) {
+            assertEquals(io.fabric8.kubernetes.api.model.HasMetadata.getKind(view.getClass()), view.getKind());
+            assertEquals(io.fabric8.kubernetes.api.model.HasMetadata.getApiVersion(view.getClass()), view.getApiVersion());
+        }
     }
 
     @Test
