@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerBase;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -83,12 +84,15 @@ final class WatchEvents extends JsonDeserializer<WatchEvent> {
                 if (type == null || type == GenericKubernetesResource.class) {
                     return asFabric8Does(p, ctxt, read, true);
                 }
-                p.nextToken(); // the next field's name, or the object's end: where a bean deserializer resumes
                 JsonDeserializer<Object> d = deserializers.get(type);
                 if (d == null) {
                     d = ctxt.findRootValueDeserializer(ctxt.constructType(type));
                     deserializers.putIfAbsent(type, d);
                 }
+                if (!(d instanceof BeanDeserializerBase)) { // only a bean's can resume inside its object
+                    return asFabric8Does(p, ctxt, read, true);
+                }
+                p.nextToken(); // the next field's name, or the object's end: where a bean deserializer resumes
                 Object o = d.deserialize(p, ctxt);
                 if (o instanceof HasMetadata h && h.getApiVersion() == null) {
                     h.setApiVersion(apiVersion);

@@ -39,7 +39,7 @@ class ViewsTest {
 
     @Test
     void aWatchEventsObjectDecodesToTheViewWithWhatTheWaitsRead() {
-        KubernetesSerialization s = Views.serialization(false);
+        KubernetesSerialization s = Views.newSerialization();
         Object v = s.unmarshal("{\"type\":\"MODIFIED\",\"object\":" + PV + "}", WatchEvent.class).getObject();
         Views.Volume volume = assertInstanceOf(Views.Volume.class, v);
         assertEquals("pvc-1", volume.getMetadata().getName());
