@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonDeserializer;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.provbench.kube.KubeClients;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -120,7 +121,7 @@ public final class Views {
     @Plural("persistentvolumeclaims")
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonDeserialize(using = JsonDeserializer.None.class)
-    public static final class Claim extends View {
+    public static final class Claim extends View implements Namespaced { // else fabric8 lists it cluster-wide
         public Spec spec;
         public Status status;
 

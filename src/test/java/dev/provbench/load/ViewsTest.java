@@ -111,6 +111,10 @@ class ViewsTest {
                 assertEquals("PersistentVolume", items.get(0).getKind());
                 assertEquals(List.of("GET /api/v1/persistentvolumes"), seen);
                 assertEquals(1, stats.snapshot().total(), "the view's LIST passed the run client's interceptor");
+                // a claim is namespaced: its LIST stays in the namespace (the load Role grants no more)
+                views.resources(Views.Claim.class).inNamespace("ns").withLabel("l", "r").list();
+                assertEquals("GET /api/v1/namespaces/ns/persistentvolumeclaims?labelSelector=l%3Dr", seen.get(1));
+                assertEquals(2, stats.snapshot().total());
                 client.close();
                 assertTrue(views.getHttpClient().isClosed(), "the view client's connections are the run client's");
             }
