@@ -36,18 +36,14 @@ public final class Views {
     private Views() {
     }
 
-    private static final KubernetesSerialization SERIALIZATION = serialization();
+    private static final KubernetesSerialization SERIALIZATION = newSerialization();
 
-    private static KubernetesSerialization serialization() {
+    /** A new serialization of the views' kind (the clients share one; a test reads events through its own). */
+    static KubernetesSerialization newSerialization() {
         KubernetesSerialization s = KubeClients.serialization();
         s.registerKubernetesResource("v1", "PersistentVolume", Volume.class);
         s.registerKubernetesResource("v1", "PersistentVolumeClaim", Claim.class);
         return s;
-    }
-
-    /** A new serialization of the views' kind (for tests: what a watch event's object decodes to). */
-    static KubernetesSerialization newSerialization() {
-        return serialization();
     }
 
     /**
