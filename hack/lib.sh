@@ -23,6 +23,29 @@ pb_go_install() {
   printf '%s\n' "$dir/$name"
 }
 
+# pb_async_profiler: fetches async-profiler (a sampling profiler that sees native and kernel frames, which JDK
+# Flight Recorder does not) once from Maven Central into $PB_CACHE/async-profiler-VERSION/, checks the jar's SHA-256,
+# and prints the path of its linux-x64 agent library. Benchmarks only; nothing in the product loads it.
+PB_ASYNC_PROFILER_VERSION=4.6
+PB_ASYNC_PROFILER_SHA256=a5d3d9f4582c2033fa9db518046e73ef97219801f3e7542b82e3e09261ebe493
+pb_async_profiler() {
+  local v=$PB_ASYNC_PROFILER_VERSION dir="$PB_CACHE/async-profiler-$PB_ASYNC_PROFILER_VERSION"
+  local jar="$dir/async-profiler-$v.jar" lib="$dir/linux-x64/libasyncProfiler.so"
+  [[ $(uname -sm) == "Linux x86_64" ]] || pb_die "async-profiler: only its linux-x64 library is used here"
+  if [[ ! -f "$lib" ]]; then
+    mkdir -p "$dir"
+    pb_log "fetching async-profiler $v from Maven Central (cached in $dir)"
+    curl -fsSL --max-time 120 -o "$jar.part" \
+      "https://repo1.maven.org/maven2/tools/profiler/async-profiler/$v/async-profiler-$v.jar" \
+      || pb_die "async-profiler: download failed"
+    echo "$PB_ASYNC_PROFILER_SHA256  $jar.part" | sha256sum -c --quiet - >/dev/null 2>&1 \
+      || { rm -f "$jar.part"; pb_die "async-profiler: the jar's SHA-256 is not the pinned one"; }
+    mv "$jar.part" "$jar"
+    (cd "$dir" && unzip -o -q "$jar" linux-x64/libasyncProfiler.so) || pb_die "async-profiler: unzip failed"
+  fi
+  printf '%s\n' "$lib"
+}
+
 # pb_buildah_env: exports the environment of hack/images' own buildah storage under $PB_CACHE/containers (its
 # setup writes the files named here), for every script that runs buildah on those images
 pb_buildah_env() {
