@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Kind;
 import io.fabric8.kubernetes.model.annotation.Plural;
 import io.fabric8.kubernetes.model.annotation.Version;
+import io.vertx.core.Context;
 
 import java.util.concurrent.Executor;
 
@@ -49,10 +50,18 @@ public final class Views {
     /**
      * A client that reads the views, over {@code base}'s HTTP client and executor. Close its informers, never the
      * client itself: closing it would close {@code base}'s HTTP client and executor, which {@code base} owns.
+     *
+     * <p>Its executor runs a task handed over on a Vert.x event loop right there ({@link #inlineOnEventLoop}):
+     * an informer's watch events are put into its cache and passed to its handlers on the event loop that decoded
+     * them, instead of two hand-overs to {@code base}'s executor per event (fabric8's watch manager, then its
+     * processor). That is right because none of it blocks: fabric8's informers continue lists, watches and relists
+     * asynchronously, a request sent from an event loop takes its rate-limiter token without waiting
+     * ({@code kube.LimitingInterceptor}), and {@link Waits}' handlers only record times and complete futures that
+     * worker threads wait on. Tasks from any other thread (fabric8's delayed reconnects, for one, which may wait for
+     * a token) still run on {@code base}'s executor.
      */
     public static KubernetesClient client(KubernetesClient base) {
-        BaseClient b = base.adapt(BaseClient.class);
-        Executor executor = b.getExecutor();
+        Executor executor = inlineOnEventLoop(base.adapt(BaseClient.class).getExecutor());
         return new KubernetesClientImpl(base.getHttpClient(), base.getConfiguration(),
                 new KubernetesClientBuilder.ExecutorSupplier() {
                     public Executor get() {
@@ -63,6 +72,17 @@ public final class Views {
                         // the executor is base's
                     }
                 }, SERIALIZATION);
+    }
+
+    /** Runs a task on the calling thread if that is a Vert.x event loop, else hands it to {@code other}. */
+    static Executor inlineOnEventLoop(Executor other) {
+        return task -> {
+            if (Context.isOnEventLoopThread()) {
+                task.run();
+            } else {
+                other.execute(task);
+            }
+        };
     }
 
     /** The fields every view has; the rest of the object is skipped. */

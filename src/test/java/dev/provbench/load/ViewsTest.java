@@ -122,4 +122,35 @@ class ViewsTest {
             server.stop(0);
         }
     }
+
+    /** Tasks handed over on an event loop run there, at once; tasks from any other thread go to the executor. */
+    @Test
+    void theViewClientsExecutorRunsEventLoopTasksInPlaceAndHandsOnTheRest() throws Exception {
+        List<String> delegated = new CopyOnWriteArrayList<>();
+        java.util.concurrent.Executor other = task -> {
+            delegated.add(Thread.currentThread().getName());
+            task.run();
+        };
+        java.util.concurrent.Executor executor = Views.inlineOnEventLoop(other);
+        List<String> ran = new CopyOnWriteArrayList<>();
+        executor.execute(() -> ran.add("test thread"));
+        assertEquals(List.of(Thread.currentThread().getName()), delegated);
+        assertEquals(List.of("test thread"), ran);
+
+        io.vertx.core.Vertx vertx = io.vertx.core.Vertx.vertx();
+        try {
+            java.util.concurrent.CompletableFuture<String> where = new java.util.concurrent.CompletableFuture<>();
+            vertx.runOnContext(v -> {
+                List<String> order = new java.util.ArrayList<>();
+                executor.execute(() -> order.add("task on " + Thread.currentThread().getName()));
+                order.add("after execute");
+                where.complete(String.join(", ", order));
+            });
+            String order = where.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(order.matches("task on vert\\.x-eventloop-thread-\\d+, after execute"), order);
+            assertEquals(1, delegated.size(), "nothing more was handed over");
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
 }
