@@ -54,6 +54,11 @@ public final class OwnDriver implements AutoCloseable {
                 null, null);
     }
 
+    /** The socket it serves (null when {@link #unstarted}). */
+    public Path socket() {
+        return dir == null ? null : dir.resolve("csi.sock");
+    }
+
     @Override
     public void close() throws Exception {
         try {
