@@ -39,7 +39,7 @@ class JvmFlagsTest {
         List<String> driver = printFlags(List.of("sh", ENTRYPOINT.toString(), "driver"));
         // the figures of docs/benchmarks.md ("Mock CSI driver: footprint") were taken with these
         for (String f : List.of("-XX:+UseSerialGC", "-XX:MaxRAMPercentage=75", "-Xms16m", "-Xss512k",
-                "-XX:TrimNativeHeapInterval=5000", "-XX:+ExitOnOutOfMemoryError")) {
+                "-XX:TrimNativeHeapInterval=5000", "-XX:+ExitOnOutOfMemoryError", "-XX:-TieredCompilation")) {
             assertTrue(driver.contains(f), "driver: " + f + " in " + driver);
         }
         List<String> tool = printFlags(List.of("sh", ENTRYPOINT.toString(), "run"));
