@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The calls a driver's class-data archive is trained with (src/main/docker/cds-train, while the image is built):
  * csi-provisioner's start-up (Probe, GetPluginInfo, GetPluginCapabilities, ControllerGetCapabilities) and then what
- * it sends for a claim (CreateVolume, DeleteVolume, one of each refused), on a fresh connection as csi-provisioner
+ * it sends for a claim (CreateVolume and DeleteVolume, and one CreateVolume refused), on a fresh connection as csi-provisioner
  * makes it. The driver is another process; it loads the classes that serve these calls, and the JVM writes them to
  * its archive at exit, so a driver started from the image answers its first calls from the archive rather than the
  * jars (docs/benchmarks.md, "Class-data archives in the image"). Not a user command: it runs from the image's jars,
@@ -52,8 +52,10 @@ public final class CdsTrainingClient {
         try {
             var identity = IdentityGrpc.newBlockingStub(channel);
             var controller = ControllerGrpc.newBlockingStub(channel);
-            check("Probe", identity.withDeadlineAfter(10, TimeUnit.SECONDS)
-                    .probe(Csi.ProbeRequest.getDefaultInstance()) != null);
+            // a call the driver refuses throws (StatusRuntimeException); what it answers is checked here
+            Csi.ProbeResponse probe = identity.withDeadlineAfter(10, TimeUnit.SECONDS)
+                    .probe(Csi.ProbeRequest.getDefaultInstance());
+            check("Probe", probe.hasReady() && probe.getReady().getValue());
             check("GetPluginInfo", !identity.withDeadlineAfter(10, TimeUnit.SECONDS)
                     .getPluginInfo(Csi.GetPluginInfoRequest.getDefaultInstance()).getName().isEmpty());
             identity.withDeadlineAfter(10, TimeUnit.SECONDS)
