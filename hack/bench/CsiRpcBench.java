@@ -3,8 +3,10 @@
 // connection, as csi-provisioner does; each caller starts its next call when the previous one ends.
 //
 //   java -cp "target/quarkus-app/lib/main/*:target/quarkus-app/app/*" hack/bench/CsiRpcBench.java \
-//        SOCKET MODE CALLERS WARMUP_SECONDS MEASURE_SECONDS
+//        SOCKET MODE CALLERS WARMUP_SECONDS MEASURE_SECONDS [RATE]
 //   MODE: probe | create-delete
+//   RATE: ops per second, sent at a fixed pace whatever the answers (as csi-provisioner at its rates), instead of
+//   CALLERS closed loops; 0 (the default) is the closed loops
 import com.google.common.util.concurrent.FutureCallback;
 import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
@@ -52,6 +54,9 @@ public class CsiRpcBench {
                     .setMode(Csi.VolumeCapability.AccessMode.Mode.SINGLE_NODE_WRITER))
             .build();
 
+    /** One op per tick of a pacer instead of each caller's next op when its last one ends. */
+    boolean paced;
+
     void loop() {
         if (stopping.get()) {
             done.countDown();
@@ -74,12 +79,16 @@ public class CsiRpcBench {
                         samples.set((int) i, System.nanoTime() - start);
                     }
                 }
-                loop();
+                if (!paced) {
+                    loop();
+                }
             }
 
             public void onFailure(Throwable t) {
                 errors.incrementAndGet();
-                loop();
+                if (!paced) {
+                    loop();
+                }
             }
         }, MoreExecutors.directExecutor());
     }
@@ -94,10 +103,19 @@ public class CsiRpcBench {
         ManagedChannel ch = NettyChannelBuilder.forAddress(new DomainSocketAddress(socket))
                 .eventLoopGroup(group).channelType(EpollDomainSocketChannel.class).usePlaintext()
                 .directExecutor().build();
+        double rate = args.length > 5 ? Double.parseDouble(args[5]) : 0;
         CsiRpcBench b = new CsiRpcBench(ch, mode);
-        b.done = new CountDownLatch(callers);
-        for (int i = 0; i < callers; i++) {
-            b.loop();
+        java.util.concurrent.ScheduledExecutorService pacer = null;
+        if (rate > 0) {
+            b.paced = true;
+            b.done = new CountDownLatch(0);
+            pacer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+            pacer.scheduleAtFixedRate(b::loop, 0, Math.round(1e9 / rate), TimeUnit.NANOSECONDS);
+        } else {
+            b.done = new CountDownLatch(callers);
+            for (int i = 0; i < callers; i++) {
+                b.loop();
+            }
         }
         Thread.sleep(warmup * 1000L);
         b.measuring.set(true);
@@ -106,6 +124,9 @@ public class CsiRpcBench {
         b.measuring.set(false);
         double secs = (System.nanoTime() - t0) / 1e9;
         b.stopping.set(true);
+        if (pacer != null) {
+            pacer.shutdownNow();
+        }
         b.done.await(30, TimeUnit.SECONDS);
         int n = (int) Math.min(b.sampleCount.get(), MAX_SAMPLES);
         long[] lat = new long[n];
@@ -114,9 +135,9 @@ public class CsiRpcBench {
         }
         Arrays.sort(lat);
         int rpcsPerOp = mode.equals("probe") ? 1 : 2;
-        System.out.printf("mode=%s callers=%d seconds=%.1f ops=%d ops_per_sec=%.0f rpcs_per_sec=%.0f "
+        System.out.printf("mode=%s callers=%s seconds=%.1f ops=%d ops_per_sec=%.0f rpcs_per_sec=%.0f "
                         + "p50_us=%.0f p99_us=%.0f max_us=%.0f errors=%d%n",
-                mode, callers, secs, b.ops.get(), b.ops.get() / secs, rpcsPerOp * b.ops.get() / secs,
+                mode, rate > 0 ? "paced-" + rate + "/s" : String.valueOf(callers), secs, b.ops.get(), b.ops.get() / secs, rpcsPerOp * b.ops.get() / secs,
                 pct(lat, 0.50), pct(lat, 0.99), n == 0 ? 0 : lat[n - 1] / 1e3, b.errors.get());
         ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
