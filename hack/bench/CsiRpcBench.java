@@ -57,6 +57,13 @@ public class CsiRpcBench {
     /** One op per tick of a pacer instead of each caller's next op when its last one ends. */
     boolean paced;
 
+    /** A closed loop's next op once the last one ended; a paced run's pacer sends its own. */
+    void next() {
+        if (!paced) {
+            loop();
+        }
+    }
+
     void loop() {
         if (stopping.get()) {
             done.countDown();
@@ -79,16 +86,12 @@ public class CsiRpcBench {
                         samples.set((int) i, System.nanoTime() - start);
                     }
                 }
-                if (!paced) {
-                    loop();
-                }
+                next();
             }
 
             public void onFailure(Throwable t) {
                 errors.incrementAndGet();
-                if (!paced) {
-                    loop();
-                }
+                next();
             }
         }, MoreExecutors.directExecutor());
     }
@@ -137,7 +140,8 @@ public class CsiRpcBench {
         int rpcsPerOp = mode.equals("probe") ? 1 : 2;
         System.out.printf("mode=%s callers=%s seconds=%.1f ops=%d ops_per_sec=%.0f rpcs_per_sec=%.0f "
                         + "p50_us=%.0f p99_us=%.0f max_us=%.0f errors=%d%n",
-                mode, rate > 0 ? "paced-" + rate + "/s" : String.valueOf(callers), secs, b.ops.get(), b.ops.get() / secs, rpcsPerOp * b.ops.get() / secs,
+                mode, rate > 0 ? "paced-" + rate + "/s" : String.valueOf(callers), secs, b.ops.get(),
+                b.ops.get() / secs, rpcsPerOp * b.ops.get() / secs,
                 pct(lat, 0.50), pct(lat, 0.99), n == 0 ? 0 : lat[n - 1] / 1e3, b.errors.get());
         ch.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
