@@ -72,6 +72,8 @@ public class DriverCommand implements Callable<Integer>, Main.EarlyStarted {
     @Override
     public Integer call() {
         auth.apply(spec, access);
-        return driver.serveUntilStopped(spec, server, config, () -> { });
+        // started and serving: the class loader's jars closed, as Quarkus does for a long-lived application (not
+        // in serve, whose first run would read ~2,500 classes from jars opened again one by one: docs/benchmarks.md)
+        return driver.serveUntilStopped(spec, server, config, dev.provbench.util.PostBoot::releaseClassLoaderCaches);
     }
 }

@@ -1,0 +1,29 @@
+package dev.provbench.util;
+
+import io.quarkus.bootstrap.runner.RunnerClassLoader;
+
+/**
+ * What Quarkus does for a long-lived application once it has started, and skips for a command-mode one like ours:
+ * {@code ApplicationLifecycleManager} calls {@link RunnerClassLoader#resetInternalCaches()} only when there is no
+ * {@code QuarkusApplication} to run. Until then the class loader keeps every jar it has read from open, each with
+ * its central directory on the heap (an idle driver: 142 jars, 2.4 MiB of {@code ZipFile$Source.cen}); after it,
+ * it closes them and keeps only the few it read from last (docs/benchmarks.md). Called by the {@code driver} role
+ * once it serves: the classes it loads later (its first calls' ~90) come from jars opened again, once each time.
+ * Not in {@code run} or {@code serve}: a run loads ~2,500 classes after its start, and the jars opened again for
+ * them one by one cost more CPU than the 3 MiB are worth there.
+ */
+public final class PostBoot {
+
+    private PostBoot() {
+    }
+
+    /** Closes the class loader's jars; false where the loader is not Quarkus' production one (tests, dev mode). */
+    public static boolean releaseClassLoaderCaches() {
+        ClassLoader loader = PostBoot.class.getClassLoader();
+        if (loader instanceof RunnerClassLoader runner) {
+            runner.resetInternalCaches();
+            return true;
+        }
+        return false;
+    }
+}
