@@ -73,7 +73,7 @@ public class DriverCommand implements Callable<Integer>, Main.EarlyStarted {
     public Integer call() {
         auth.apply(spec, access);
         // started and serving: the class loader's jars closed, as Quarkus does for a long-lived application (not
-        // in serve, whose first run would read ~2,500 classes from jars opened again one by one: docs/benchmarks.md)
+        // in serve, whose first run would open jars ~2,500 times more for the classes it loads: docs/benchmarks.md)
         return driver.serveUntilStopped(spec, server, config, dev.provbench.util.PostBoot::releaseClassLoaderCaches);
     }
 }
