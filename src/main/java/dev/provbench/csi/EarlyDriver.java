@@ -45,20 +45,28 @@ public final class EarlyDriver {
         FaultInjector injector = new FaultInjector(config, registry);
         CallMetrics metrics = new CallMetrics(registry);
         CsiServer server = new CsiServer(store, injector, metrics, config, BuildVersion.get());
+        // Quarkus stops it at shutdown (DriverBeans); if Quarkus never starts (its port is taken, say), the JVM's
+        // exit still stops it and removes the socket file. Registered before the socket exists: a stop signal that
+        // comes as soon as the file appears (cli-check sends one) exits the JVM before start returns, and the hook's
+        // stop waits for start to finish (both hold the server's lock), then removes the file.
+        Thread hook = new Thread(() -> {
+            server.stop();
+            injector.stop();
+        }, "provbench-early-driver-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
         Endpoint bound;
         try {
             bound = server.start(where);
         } catch (IOException | RuntimeException e) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException exiting) {
+                // the JVM is exiting already: the hook runs, and stops what there is
+            }
             injector.stop();
             throw e;
         }
         parts = new Parts(config, store, injector, metrics, server);
-        // Quarkus stops it at shutdown (DriverBeans); if Quarkus never starts (its port is taken, say), the JVM's
-        // exit still stops it and removes the socket file
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            server.stop();
-            injector.stop();
-        }, "provbench-early-driver-stop"));
         return bound;
     }
 }
