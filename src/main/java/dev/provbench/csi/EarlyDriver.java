@@ -48,21 +48,16 @@ public final class EarlyDriver {
         // Quarkus stops it at shutdown (DriverBeans); if Quarkus never starts (its port is taken, say), the JVM's
         // exit still stops it and removes the socket file. Registered before the socket exists: a stop signal that
         // comes as soon as the file appears (cli-check sends one) exits the JVM before start returns, and the hook's
-        // stop waits for start to finish (both hold the server's lock), then removes the file.
-        Thread hook = new Thread(() -> {
+        // stop waits for start to finish (both hold the server's lock), then removes the file. After a failed start
+        // it stops nothing that is not stopped already (both stops are no-ops then).
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.stop();
             injector.stop();
-        }, "provbench-early-driver-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
+        }, "provbench-early-driver-stop"));
         Endpoint bound;
         try {
             bound = server.start(where);
         } catch (IOException | RuntimeException e) {
-            try {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            } catch (IllegalStateException exiting) {
-                // the JVM is exiting already: the hook runs, and stops what there is
-            }
             injector.stop();
             throw e;
         }

@@ -17,13 +17,10 @@ public final class PostBoot {
     private PostBoot() {
     }
 
-    /** Closes the class loader's jars; false where the loader is not Quarkus' production one (tests, dev mode). */
-    public static boolean releaseClassLoaderCaches() {
-        ClassLoader loader = PostBoot.class.getClassLoader();
-        if (loader instanceof RunnerClassLoader runner) {
+    /** Closes the class loader's jars; nothing where it is not Quarkus' production loader (tests, dev mode). */
+    public static void releaseClassLoaderCaches() {
+        if (PostBoot.class.getClassLoader() instanceof RunnerClassLoader runner) {
             runner.resetInternalCaches();
-            return true;
         }
-        return false;
     }
 }
