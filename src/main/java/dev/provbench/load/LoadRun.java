@@ -374,6 +374,7 @@ public final class LoadRun {
     private String create(String name, long deadline) throws InterruptedException {
         long t0 = System.nanoTime();
         long queue;
+        long firstSent = 0; // t0 + the first POST's token wait
         boolean recovered = false;
         boolean resent = false;
         if (stall != null) {
@@ -385,13 +386,21 @@ public final class LoadRun {
                         .resource(claim(name)).create();
                 long answered = System.nanoTime();
                 queue = stats.lastWaitNanos();
+                String uid = made == null ? null : made.getMetadata().getUid();
                 if (!resent) {
-                    stamps.createSent(name, t0, t0 + queue, answered, made == null ? null
-                            : made.getMetadata().getUid());
+                    stamps.createSent(name, t0, t0 + queue, answered, uid);
+                } else {
+                    stamps.createAnswerLost(name, t0, firstSent);
+                    if (uid != null) {
+                        stamps.uid(name, uid);
+                    }
                 }
                 break;
             } catch (KubernetesClientException e) {
                 queue = stats.lastWaitNanos();
+                if (!resent) {
+                    firstSent = t0 + queue;
+                }
                 String cause = stats.failed(e);
                 if (stall != null) {
                     stall.createFailed(e);
@@ -399,6 +408,7 @@ public final class LoadRun {
                 boolean unknown = e.getCode() == 409 || Failures.outcomeUnknown(e);
                 if (unknown && exists(name)) {
                     recovered = true;
+                    stamps.createAnswerLost(name, t0, firstSent);
                     break;
                 }
                 // a connection that broke under the POST (closed, reset) and no claim: sent again once, as
@@ -426,12 +436,8 @@ public final class LoadRun {
                 stall.served();
             }
             long end = System.nanoTime();
-            OpLog.Phase p = log.completed(OpLog.Kind.CREATE, t0, queue, recovered, end);
-            if (recovered || resent) {
-                stamps.forget(name); // its first POST's answer was lost: no stages
-            } else {
-                stamps.completed(name, true, end, p);
-            }
+            // one record per completed op; a create whose first answer was lost has no stages (Stamps.Op.answerLost)
+            stamps.completed(name, true, end, log.completed(OpLog.Kind.CREATE, t0, queue, recovered, end));
             return volume;
         } catch (TimeoutException e) {
             failed(name, "create:timeout", e);

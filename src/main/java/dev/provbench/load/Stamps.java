@@ -21,9 +21,11 @@ public final class Stamps {
 
     /**
      * One finished op: {@code create} or not (delete), its claim, the driver-side key (CreateVolume's name
-     * {@code pvc-<claim UID>}, DeleteVolume's volume id), its stamps (0 = not seen) and the phase it ended in.
+     * {@code pvc-<claim UID>}, DeleteVolume's volume id), its stamps (0 = not seen), the phase it ended in, and
+     * {@code answerLost}: a create whose first POST's answer was lost (adopted, or sent again after a broken
+     * connection), so it has no "POST answered" stamp and its stages are not known.
      */
-    public record Op(boolean create, String claim, String key, long[] at, OpLog.Phase phase) {
+    public record Op(boolean create, String claim, String key, long[] at, OpLog.Phase phase, boolean answerLost) {
     }
 
     private static final class Claim {
@@ -31,6 +33,7 @@ public final class Stamps {
         final long[] delete = new long[N];
         volatile String uid;
         volatile String handle;
+        volatile boolean answerLost;
     }
 
     private final Map<String, Claim> live = new ConcurrentHashMap<>();
@@ -60,6 +63,21 @@ public final class Stamps {
         if (uid != null) {
             c.uid = uid;
         }
+    }
+
+    /**
+     * The worker's create whose first POST's answer was lost (adopted, or sent again after a broken connection):
+     * started, got its first token; no "answered" stamp. The claim stays, so the create and its delete each
+     * still get their record when they complete.
+     */
+    void createAnswerLost(String name, long start, long sent) {
+        Claim c = claim(name);
+        synchronized (c.create) {
+            c.create[START] = start;
+            c.create[SENT] = sent;
+            c.create[ANSWERED] = 0;
+        }
+        c.answerLost = true;
     }
 
     void deleteSent(String name, long start, long sent, long answered) {
@@ -106,6 +124,14 @@ public final class Stamps {
         }
     }
 
+    /** The claim's UID when the worker learns it other than from its create's first answer. */
+    void uid(String claim, String uid) {
+        Claim c = live.get(claim);
+        if (c != null && c.uid == null) {
+            c.uid = uid;
+        }
+    }
+
     /** The volume handle of the claim's PV when the worker knows it otherwise (no PV event seen). */
     void handle(String claim, String handle) {
         Claim c = live.get(claim);
@@ -129,7 +155,7 @@ public final class Stamps {
         String key = create ? (c.uid == null ? null : "pvc-" + c.uid) : c.handle;
         synchronized (this) {
             if (finished.size() < MAX_FINISHED) {
-                finished.add(new Op(create, name, key, copy, phase));
+                finished.add(new Op(create, name, key, copy, phase, create && c.answerLost));
             } else {
                 overflow++;
             }

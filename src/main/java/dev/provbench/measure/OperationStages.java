@@ -35,8 +35,9 @@ import java.util.TreeMap;
  * consecutive stages, so the stages' means add up to the op's mean total time exactly and, without
  * {@code token wait}, to {@code latency.*.pipeline}'s mean. Ops lacking a stamp (a watch event not seen, a
  * driver call not read, poll mode) are left out and counted by the first stamp they lack. Without a readable
- * driver the driver's two stamps are not stages. With {@code records}, also one NDJSON line per completed op
- * (every phase).
+ * driver the driver's two stamps are not stages. A create whose first POST's answer was lost (adopted, or sent
+ * again) has no "answered" stamp and is left out under it. With {@code records}, also one NDJSON line per
+ * completed op (every phase, those creates included, flagged {@code answerLost}).
  */
 public final class OperationStages implements Measurement {
 
@@ -467,6 +468,9 @@ public final class OperationStages implements Measurement {
                 o.put("storageClass", run.config().storageClass());
                 o.put("size", run.config().size());
                 o.put("phase", op.phase().name().toLowerCase(java.util.Locale.ROOT));
+                if (op.answerLost()) {
+                    o.put("answerLost", true);
+                }
                 if (op.key() != null) {
                     o.put(op.create() ? "volumeName" : "volumeHandle", op.key());
                 }

@@ -95,6 +95,22 @@ class ReconcileTest {
                     assertEquals(c.creates(), c.deletes(), "every created claim was deleted in its cycle: " + c);
                     assertTrue(o.cleanup().leftover().isEmpty(), o.cleanup().leftover().toString());
                     assertEquals(0, o.cleanup().deletedClaims(), "nothing was left for the cleanup to delete");
+                    // one record per completed op, the four creates whose first answer was lost included: each
+                    // flagged, without an "answered" stamp, and its claim's delete recorded too
+                    java.util.List<Stamps.Op> ops = run.stamps().finished();
+                    assertEquals(c.creates() + c.deletes() + c.completedInWarmup() + c.completedAfterWindow(),
+                            ops.size(), ops.size() + " records for " + c);
+                    java.util.List<Stamps.Op> lost = ops.stream().filter(Stamps.Op::answerLost).toList();
+                    assertEquals(4, lost.size(), "three adopted, one sent again: " + lost);
+                    for (Stamps.Op op : lost) {
+                        assertTrue(op.create() && op.at()[Stamps.ANSWERED] == 0 && op.at()[Stamps.START] > 0
+                                && op.at()[Stamps.SENT] >= op.at()[Stamps.START] && op.at()[Stamps.END] > 0,
+                                java.util.Arrays.toString(op.at()));
+                        assertTrue(op.key() != null && op.key().startsWith("pvc-"), "its UID is known: " + op.key());
+                        assertEquals(1, ops.stream().filter(d -> !d.create() && d.claim().equals(op.claim())).count(),
+                                "its delete has its record: " + op.claim());
+                    }
+                    assertEquals(0, ops.stream().filter(x -> !x.create() && x.answerLost()).count());
 
                     RequestStats.Snapshot window = stats.epoch(epoch[0]);
                     long sum = window.byCode().values().stream().mapToLong(Long::longValue).sum();
