@@ -21,6 +21,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -32,6 +33,7 @@ import java.util.Optional;
  * delete the claims runs left in a namespace (one run's, or every run's) and wait for their PVs.
  */
 @Path("/api/cleanup")
+@Tag(name = "runs")
 @Produces(MediaType.APPLICATION_JSON)
 public class CleanupResource {
 

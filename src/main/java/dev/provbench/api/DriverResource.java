@@ -17,6 +17,9 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -26,6 +29,8 @@ import java.util.Map;
  * and its own counts can be read (to compare with what a load run saw).
  */
 @Path("/driver")
+@Tag(name = "driver", description = "The mock CSI driver of this process: fault injection, limits, its own counts "
+        + "and calls (404 in `serve --no-driver`)")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 public class DriverResource {
@@ -54,6 +59,7 @@ public class DriverResource {
         this.server = server;
     }
 
+    @Operation(summary = "Injection rules, by CSI method")
     @GET
     @Path("/injection")
     public Map<String, Rule> rules() {
@@ -63,6 +69,9 @@ public class DriverResource {
         return out;
     }
 
+    @Operation(summary = "Set a method's injection rule")
+    @APIResponse(responseCode = "200", description = "The rule now in force")
+    @APIResponse(responseCode = "400", description = "A bad method or field")
     @PUT
     @Path("/injection/{method}")
     public Rule setRule(@PathParam("method") String method, Rule body) {
@@ -84,6 +93,10 @@ public class DriverResource {
         return Rule.of(rule);
     }
 
+    @Operation(summary = "Remove a method's injection rule")
+    @APIResponse(responseCode = "204", description = "Removed")
+    @APIResponse(responseCode = "404", description = "No rule for that method")
+    @APIResponse(responseCode = "400", description = "A bad method")
     @DELETE
     @Path("/injection/{method}")
     public Response removeRule(@PathParam("method") String method) {
@@ -96,6 +109,7 @@ public class DriverResource {
         }
     }
 
+    @Operation(summary = "Remove every injection rule")
     @DELETE
     @Path("/injection")
     public Response clearRules() {
@@ -104,6 +118,7 @@ public class DriverResource {
         return Response.noContent().build();
     }
 
+    @Operation(summary = "The driver's limits")
     @GET
     @Path("/limits")
     public LimitsBody limits() {
@@ -114,6 +129,9 @@ public class DriverResource {
                 Quantities.format(l.maxHeldBytes()));
     }
 
+    @Operation(summary = "Change the driver's limits (absent fields stay)")
+    @APIResponse(responseCode = "200", description = "The limits now in force")
+    @APIResponse(responseCode = "400", description = "A bad field")
     @PUT
     @Path("/limits")
     public LimitsBody setLimits(LimitsBody body) {
@@ -149,6 +167,7 @@ public class DriverResource {
     }
 
     /** The driver's own view: what exists and every call it answered, by method and code. */
+    @Operation(summary = "The driver's counts: volumes, snapshots, calls by method and code")
     @GET
     @Path("/stats")
     public Map<String, Object> stats() {
@@ -174,6 +193,7 @@ public class DriverResource {
      * {@link dev.provbench.csi.CallLog#CAPACITY}), paged: {@code after} the last sequence seen, at most
      * {@code limit} (≤ {@value #MAX_CALLS}) calls; {@code missed}: calls overwritten before they were read.
      */
+    @Operation(summary = "The driver's recent calls, paged")
     @GET
     @Path("/calls")
     public Map<String, Object> calls(@jakarta.ws.rs.QueryParam("after") @jakarta.ws.rs.DefaultValue("0") String after,

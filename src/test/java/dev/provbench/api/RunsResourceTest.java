@@ -382,7 +382,21 @@ class RunsResourceTest {
                 .body("paths", org.hamcrest.Matchers.hasKey("/api/runs/{id}"))
                 .body("paths", org.hamcrest.Matchers.hasKey("/api/runs/{id}/report"))
                 .body("paths.'/api/runs'.post.responses", org.hamcrest.Matchers.hasKey("409"))
-                .body("components.schemas.RunRequest.properties", org.hamcrest.Matchers.hasKey("opTimeout"));
+                .body("components.schemas.RunRequest.properties", org.hamcrest.Matchers.hasKey("opTimeout"))
+                .body("paths", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("/q/openapi")))
+                .body("paths.'/driver/limits'.put.tags", org.hamcrest.Matchers.contains("driver"))
+                .body("info.title", org.hamcrest.Matchers.equalTo("provbench API"));
+        // the extension's ways to ask for a format: YAML by default, JSON by Accept, by file name, by ?format
+        given().get("/q/openapi").then().statusCode(200).contentType(startsWith("application/yaml"))
+                .body(containsString("openapi: 3.1.0")).body(containsString("/api/runs/{id}/report:"));
+        given().accept("application/json").get("/q/openapi").then().statusCode(200)
+                .contentType(startsWith("application/json")).body("openapi", org.hamcrest.Matchers.equalTo("3.1.0"));
+        given().get("/q/openapi.json").then().statusCode(200).contentType(startsWith("application/json"));
+        given().accept(ContentType.JSON).get("/q/openapi.yaml").then().statusCode(200)
+                .contentType(startsWith("application/yaml"));
+        given().accept(ContentType.JSON).get("/q/openapi?format=yaml").then().statusCode(200)
+                .contentType(startsWith("application/yaml"));
+        given().get("/q/openapi.txt").then().statusCode(404);
     }
 
     @Test
