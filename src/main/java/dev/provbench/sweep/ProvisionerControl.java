@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,10 +46,16 @@ public interface ProvisionerControl extends AutoCloseable {
         }
     };
 
+    /**
+     * @param logDir the sweep's directory, for a command's {@code control.log}; null when the sweep has none, and
+     *               then a command's output goes to a temporary file of its own ({@link Command#log()}, which the
+     *               sweep names), and nothing is created for the other kinds
+     */
     static ProvisionerControl of(SweepPlan plan, Path logDir) throws IOException {
         return switch (plan.control().kind()) {
             case NONE, STAND_IN -> NONE;
-            case COMMAND -> new Command(plan.control().target(), plan.controlTimeout(), logDir.resolve("control.log"));
+            case COMMAND -> new Command(plan.control().target(), plan.controlTimeout(), logDir != null
+                    ? logDir.resolve("control.log") : Files.createTempFile("provbench-control-", ".log"));
             case DEPLOYMENT -> new DeploymentArgs(plan.control().target(), plan.controlTimeout(),
                     KubeClients.config(plan.base().kubeconfig()), plan.base().provisionerMetrics());
         };
@@ -73,6 +80,11 @@ public interface ProvisionerControl extends AutoCloseable {
             this.template = List.of(template.trim().split("\\s+"));
             this.timeout = timeout;
             this.log = log;
+        }
+
+        /** Where the command's output is appended. */
+        Path log() {
+            return log;
         }
 
         List<String> argv(double qps, int burst) {

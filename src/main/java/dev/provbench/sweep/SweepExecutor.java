@@ -79,8 +79,11 @@ public class SweepExecutor {
             if (out.dir() != null) {
                 Files.createDirectories(out.dir().resolve("runs"));
             }
-            control = ProvisionerControl.of(plan, out.dir() == null ? Files.createTempDirectory("provbench-sweep")
-                    : out.dir());
+            control = ProvisionerControl.of(plan, out.dir());
+            if (out.dir() == null && control instanceof ProvisionerControl.Command c) {
+                say.accept("provisioner-control: its output goes to " + c.log() + " (the sweep has no --out "
+                        + "directory); that file stays");
+            }
             for (SweepPlan.Planned p : plan.order()) {
                 if (s.abortRequested()) {
                     break;
