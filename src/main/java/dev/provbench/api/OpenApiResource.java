@@ -12,6 +12,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code /q/openapi}: the REST API's OpenAPI document, made at build time from the {@code api} package's
@@ -28,8 +30,8 @@ public class OpenApiResource {
     static final String JSON = "application/json;charset=UTF-8";
     static final String YAML = "application/yaml;charset=UTF-8";
 
-    private static volatile byte[] json;
-    private static volatile byte[] yaml;
+    /** The two files, each read once, when first asked for. */
+    private static final Map<String, byte[]> FILES = new ConcurrentHashMap<>();
 
     @GET
     @Path("/{file:openapi(\\.json|\\.yaml|\\.yml)?}")
@@ -46,23 +48,8 @@ public class OpenApiResource {
         } else {
             asJson = accept != null && accept.toLowerCase(Locale.ROOT).contains("application/json");
         }
-        return Response.ok(asJson ? json() : yaml(), asJson ? JSON : YAML).build();
-    }
-
-    private static byte[] json() {
-        byte[] b = json;
-        if (b == null) {
-            json = b = read("openapi.json");
-        }
-        return b;
-    }
-
-    private static byte[] yaml() {
-        byte[] b = yaml;
-        if (b == null) {
-            yaml = b = read("openapi.yaml");
-        }
-        return b;
+        return Response.ok(FILES.computeIfAbsent(asJson ? "openapi.json" : "openapi.yaml", OpenApiResource::read),
+                asJson ? JSON : YAML).build();
     }
 
     private static byte[] read(String name) {

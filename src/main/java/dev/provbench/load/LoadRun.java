@@ -387,14 +387,8 @@ public final class LoadRun {
                 long answered = System.nanoTime();
                 queue = stats.lastWaitNanos();
                 String uid = made == null ? null : made.getMetadata().getUid();
-                if (!resent) {
-                    stamps.createSent(name, t0, t0 + queue, answered, uid);
-                } else {
-                    stamps.createAnswerLost(name, t0, firstSent);
-                    if (uid != null) {
-                        stamps.uid(name, uid);
-                    }
-                }
+                // sent again: the stamps of the first POST, whose answer was lost
+                stamps.createSent(name, t0, resent ? firstSent : t0 + queue, resent ? 0 : answered, uid);
                 break;
             } catch (KubernetesClientException e) {
                 queue = stats.lastWaitNanos();
@@ -408,7 +402,7 @@ public final class LoadRun {
                 boolean unknown = e.getCode() == 409 || Failures.outcomeUnknown(e);
                 if (unknown && exists(name)) {
                     recovered = true;
-                    stamps.createAnswerLost(name, t0, firstSent);
+                    stamps.createSent(name, t0, firstSent, 0, null);
                     break;
                 }
                 // a connection that broke under the POST (closed, reset) and no claim: sent again once, as

@@ -33,7 +33,6 @@ public final class Stamps {
         final long[] delete = new long[N];
         volatile String uid;
         volatile String handle;
-        volatile boolean answerLost;
     }
 
     private final Map<String, Claim> live = new ConcurrentHashMap<>();
@@ -52,7 +51,12 @@ public final class Stamps {
         }
     }
 
-    /** The worker's create: started (before its token), got its token, the POST's answer (and the claim's UID). */
+    /**
+     * The worker's create: started (before its token), got its token, the POST's answer (and the claim's UID).
+     * {@code answered} 0: the first POST's answer was lost (the claim adopted, or the POST sent again after a broken
+     * connection); the create is then {@link Op#answerLost} and the claim stays, so it and its delete still get
+     * their records.
+     */
     void createSent(String name, long start, long sent, long answered, String uid) {
         Claim c = claim(name);
         synchronized (c.create) {
@@ -63,21 +67,6 @@ public final class Stamps {
         if (uid != null) {
             c.uid = uid;
         }
-    }
-
-    /**
-     * The worker's create whose first POST's answer was lost (adopted, or sent again after a broken connection):
-     * started, got its first token; no "answered" stamp. The claim stays, so the create and its delete each
-     * still get their record when they complete.
-     */
-    void createAnswerLost(String name, long start, long sent) {
-        Claim c = claim(name);
-        synchronized (c.create) {
-            c.create[START] = start;
-            c.create[SENT] = sent;
-            c.create[ANSWERED] = 0;
-        }
-        c.answerLost = true;
     }
 
     void deleteSent(String name, long start, long sent, long answered) {
@@ -124,14 +113,6 @@ public final class Stamps {
         }
     }
 
-    /** The claim's UID when the worker learns it other than from its create's first answer. */
-    void uid(String claim, String uid) {
-        Claim c = live.get(claim);
-        if (c != null && c.uid == null) {
-            c.uid = uid;
-        }
-    }
-
     /** The volume handle of the claim's PV when the worker knows it otherwise (no PV event seen). */
     void handle(String claim, String handle) {
         Claim c = live.get(claim);
@@ -155,7 +136,7 @@ public final class Stamps {
         String key = create ? (c.uid == null ? null : "pvc-" + c.uid) : c.handle;
         synchronized (this) {
             if (finished.size() < MAX_FINISHED) {
-                finished.add(new Op(create, name, key, copy, phase, create && c.answerLost));
+                finished.add(new Op(create, name, key, copy, phase, create && copy[ANSWERED] == 0));
             } else {
                 overflow++;
             }
