@@ -3,6 +3,7 @@ package dev.provbench.cli;
 import dev.provbench.sweep.SweepRequest;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.InstanceHandle;
+import io.quarkus.runtime.annotations.CommandLineArguments;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import picocli.CommandLine;
@@ -16,9 +17,20 @@ import picocli.CommandLine.Model.OptionSpec;
  */
 @ApplicationScoped
 class CommandLineSetup {
+    /**
+     * Only the subcommand being run is built (as in {@link Main}'s parse before Quarkus): the factory creates each
+     * command it adds as a bean, with its services, so the full model made every role build every command's —
+     * {@code run} made the driver's {@code CsiServer} (gRPC, protobuf and the CSI messages, ~700 classes it never
+     * used) and the other commands' services (docs/benchmarks.md, "the commands a role never runs").
+     */
     @Produces
-    CommandLine commandLine() {
-        return configure(new BeanFactory(), null);
+    CommandLine commandLine(@CommandLineArguments String[] args) {
+        return configure(new BeanFactory(), commandOf(args));
+    }
+
+    /** The subcommand the arguments name first (null when none: {@link #configure} then adds every command). */
+    static String commandOf(String[] args) {
+        return args != null && args.length > 0 ? args[0] : null;
     }
 
     /**

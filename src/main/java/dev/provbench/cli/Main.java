@@ -72,7 +72,7 @@ public class Main implements QuarkusApplication {
 
     /** Parses with the same command model Quarkus will run (no beans: the commands' services are null here). */
     static Early parseEarly(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = CommandLineSetup.configure(new ParseOnlyFactory(), args.length > 0 ? args[0] : null);
+        CommandLine cl = CommandLineSetup.configure(new ParseOnlyFactory(), CommandLineSetup.commandOf(args));
         cl.setOut(out).setErr(err);
         String[] command = {null};
         Integer[] httpPort = {null};

@@ -57,6 +57,15 @@ public class DriverBeans {
     private volatile CsiServer server;
     private volatile FaultInjector injector;
 
+    /**
+     * Whether this process's driver serves its socket: false without asking for the bean, when no command built it
+     * (a {@code run} against a cluster), so that asking builds nothing.
+     */
+    public boolean serving() {
+        CsiServer s = server;
+        return s != null && s.isServing();
+    }
+
     /** Stops what was built (a command that never used the driver built none of it). */
     void stop(@Observes ShutdownEvent event) {
         if (server != null) {

@@ -1,10 +1,10 @@
 package dev.provbench.run;
 
 import dev.provbench.csi.CallMetrics;
-import dev.provbench.csi.FaultInjector;
-import dev.provbench.csi.CsiMethods;
 import dev.provbench.csi.CsiServer;
+import dev.provbench.csi.DriverBeans;
 import dev.provbench.csi.DriverConfig;
+import dev.provbench.csi.FaultInjector;
 import dev.provbench.csi.state.VolumeStore;
 import dev.provbench.evidence.DriverCounts;
 import dev.provbench.kube.KubeClients;
@@ -24,10 +24,10 @@ import dev.provbench.report.RunReport;
 import dev.provbench.util.Durations;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.grpc.Status;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduler;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Clock;
@@ -43,19 +43,24 @@ import java.util.function.Consumer;
  */
 @ApplicationScoped
 public class RunExecutor {
-    private final CsiServer csi;
+    // the in-process driver's parts, resolved only by a run that has one (--local, or a run started by serve):
+    // a run against a cluster builds none of them, nor loads their classes (gRPC, protobuf, the CSI messages)
+    private final Instance<CsiServer> csi;
+    private final DriverBeans driver;
     private final DriverConfig driverConfig;
-    private final CallMetrics callMetrics;
-    private final FaultInjector injector;
-    private final VolumeStore store;
+    private final Instance<CallMetrics> callMetrics;
+    private final Instance<FaultInjector> injector;
+    private final Instance<VolumeStore> store;
     private final MeterRegistry registry;
     private final Scheduler scheduler;
     private final String version;
 
-    public RunExecutor(CsiServer csi, DriverConfig driverConfig, CallMetrics callMetrics, FaultInjector injector,
-            VolumeStore store, MeterRegistry registry, Scheduler scheduler,
+    public RunExecutor(Instance<CsiServer> csi, DriverBeans driver, DriverConfig driverConfig,
+            Instance<CallMetrics> callMetrics, Instance<FaultInjector> injector, Instance<VolumeStore> store,
+            MeterRegistry registry, Scheduler scheduler,
             @ConfigProperty(name = "quarkus.application.version", defaultValue = "dev") String version) {
         this.csi = csi;
+        this.driver = driver;
         this.driverConfig = driverConfig;
         this.callMetrics = callMetrics;
         this.injector = injector;
@@ -110,7 +115,7 @@ public class RunExecutor {
         Config api;
         if (q.local) {
             try {
-                cluster = LocalCluster.start(csi, driverConfig.name(),
+                cluster = LocalCluster.start(csi.get(), driverConfig.name(),
                         RateLimiter.of(q.localProvisionerQps, q.localProvisionerBurst), q.localProvisionerReads,
                         dev.provbench.util.Durations.parse(q.localApiLatency), registry);
             } catch (Exception ex) {
@@ -145,8 +150,8 @@ public class RunExecutor {
             }
         }
         List<Measurement> ms = Measurements.of(e.checked(), new Measurements.Sources(s.run(), s.client(), s.stats(),
-                s.cluster(), s.cluster() != null || csi.isServing() ? inProcessDriver() : null,
-                s.cluster() != null || csi.isServing() ? callMetrics.calls() : null));
+                s.cluster(), s.cluster() != null || driver.serving() ? inProcessDriver() : null,
+                s.cluster() != null || driver.serving() ? callMetrics.get().calls() : null));
         for (Measurement m : ms) {
             if (m instanceof dev.provbench.measure.OperationStages st) {
                 e.liveStages(st::live);
@@ -313,8 +318,8 @@ public class RunExecutor {
     private DriverCounts inProcessDriver() {
         return new DriverCounts() {
             public Read read() {
-                return DriverCounts.of(store.volumesCreated(), store.volumesDeleted(), callMetrics.counts(),
-                        injector.injectedCounts(), java.lang.management.ManagementFactory.getRuntimeMXBean()
+                return DriverCounts.of(store.get().volumesCreated(), store.get().volumesDeleted(),
+                        callMetrics.get().counts(), injector.get().injectedCounts(), java.lang.management.ManagementFactory.getRuntimeMXBean()
                                 .getStartTime() / 1000.0);
             }
 
