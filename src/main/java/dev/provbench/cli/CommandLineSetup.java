@@ -20,8 +20,9 @@ class CommandLineSetup {
     /**
      * Only the subcommand being run is built (as in {@link Main}'s parse before Quarkus): the factory creates each
      * command it adds as a bean, with its services, so the full model made every role build every command's —
-     * {@code run} made the driver's {@code CsiServer} (gRPC, protobuf and the CSI messages, ~700 classes it never
-     * used) and the other commands' services (docs/benchmarks.md, "the commands a role never runs").
+     * {@code run} made the driver's {@code CsiServer} (its gRPC services, protobuf and the CSI messages: with
+     * {@code RunExecutor}'s part, 595 classes it never used) and the other commands' services (docs/benchmarks.md,
+     * "The commands a role never runs").
      */
     @Produces
     CommandLine commandLine(@CommandLineArguments String[] args) {

@@ -58,8 +58,8 @@ public class DriverBeans {
     private volatile FaultInjector injector;
 
     /**
-     * Whether this process's driver serves its socket: false without asking for the bean, when no command built it
-     * (a {@code run} against a cluster), so that asking builds nothing.
+     * Whether this process's driver serves its socket. Asking builds nothing: when no command made the driver (a
+     * {@code run} against a cluster), the answer is false without making it.
      */
     public boolean serving() {
         CsiServer s = server;

@@ -318,8 +318,9 @@ public class RunExecutor {
     private DriverCounts inProcessDriver() {
         return new DriverCounts() {
             public Read read() {
-                return DriverCounts.of(store.get().volumesCreated(), store.get().volumesDeleted(),
-                        callMetrics.get().counts(), injector.get().injectedCounts(), java.lang.management.ManagementFactory.getRuntimeMXBean()
+                VolumeStore st = store.get();
+                return DriverCounts.of(st.volumesCreated(), st.volumesDeleted(), callMetrics.get().counts(),
+                        injector.get().injectedCounts(), java.lang.management.ManagementFactory.getRuntimeMXBean()
                                 .getStartTime() / 1000.0);
             }
 
