@@ -54,6 +54,9 @@ pb_buildah_env() {
     CONTAINERS_REGISTRIES_CONF="$d/registries.conf" BUILDAH_ISOLATION=chroot TMPDIR="$d/tmp"
 }
 
+# pb_java: the JVM hack/provbench runs, as src/main/docker/provbench chooses it: JAVA_HOME's when set, else java on PATH
+pb_java() { if [[ -n ${JAVA_HOME:-} && -x $JAVA_HOME/bin/java ]]; then echo "$JAVA_HOME/bin/java"; else echo java; fi; }
+
 # pb_jar: builds the application once if it is missing, prints the jar path.
 pb_jar() {
   if [[ ! -f "$PB_JAR" || -n "${PB_REBUILD:-}" ]]; then
