@@ -2,7 +2,6 @@ package dev.provbench.load;
 
 import dev.provbench.kube.Failures;
 import dev.provbench.kube.RequestStats;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -452,9 +451,8 @@ public final class LoadRun {
     /** Whether our claim exists after a create whose answer was lost (false if that cannot be told). */
     private boolean exists(String name) {
         try {
-            ObjectMeta c = waits.lookup(name);
-            return c != null && c.getDeletionTimestamp() == null
-                    && runId.equals(c.getLabels() == null ? null : c.getLabels().get(RunConfig.LABEL));
+            Views.Claim c = waits.lookup(name);
+            return c != null && !c.deleting() && runId.equals(c.runLabel());
         } catch (KubernetesClientException e) {
             stats.failed(e);
             return false;

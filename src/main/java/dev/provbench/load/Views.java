@@ -1,211 +1,196 @@
 package dev.provbench.load;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.databind.JsonDeserializer;
-import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
-import dev.provbench.kube.KubeClients;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Namespaced;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.impl.BaseClient;
-import io.fabric8.kubernetes.client.impl.KubernetesClientImpl;
-import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
-import io.fabric8.kubernetes.model.annotation.Group;
-import io.fabric8.kubernetes.model.annotation.Kind;
-import io.fabric8.kubernetes.model.annotation.Plural;
-import io.fabric8.kubernetes.model.annotation.Version;
-import io.vertx.core.Context;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 
-import java.util.concurrent.Executor;
+import java.io.IOException;
 
 /**
- * What the waits' informers decode: a claim and a volume reduced to the fields the waits read, so that a watch
- * event's spec and status (a PV's capacity, access modes, CSI attributes, node affinity...) are skipped by the
- * parser instead of built into fabric8's model (with {@code kube.WatchEvents}, a bound PV's event 18.1 → 12.3 µs
- * and 27.5 → 13.8 KiB: {@code hack/bench/watch-decode}, docs/benchmarks.md).
- * <p>
- * fabric8 decodes a watch event's object by its {@code apiVersion#kind} through the client's serialization, and
- * converts it when the informer's type differs — which would build the full object first. So the views are read
- * through a serialization of their own, in which {@code v1#PersistentVolume} and {@code v1#PersistentVolumeClaim}
- * <em>are</em> the views, and a client over it ({@link #client}) that shares the run client's HTTP client: the same
- * connections, the same limiter and request counting (its interceptors), the same executor. Everything else —
- * lists, watches, resourceVersions, bookmarks, the relist on 410, the listers — is fabric8's informer as before.
+ * What the waits' watches decode: a claim and a volume reduced to the fields the waits read, read straight from
+ * the bytes by Jackson's streaming parser ({@link ListWatch}). Everything else in an object — a PV's capacity,
+ * access modes, CSI attributes, node affinity, every object's {@code managedFields} — is skipped by the parser,
+ * never built. (Before issue 27's eighth sitting these views were fabric8 resources read by fabric8's informers:
+ * docs/benchmarks.md has what each costs.)
  */
 public final class Views {
     private Views() {
     }
 
-    private static final KubernetesSerialization SERIALIZATION = newSerialization();
+    /** What every view has: the object's name and the resourceVersion it was read at. */
+    public interface View {
+        String name();
 
-    /** A new serialization of the views' kind (the clients share one; a test reads events through its own). */
-    static KubernetesSerialization newSerialization() {
-        KubernetesSerialization s = KubeClients.serialization();
-        s.registerKubernetesResource("v1", "PersistentVolume", Volume.class);
-        s.registerKubernetesResource("v1", "PersistentVolumeClaim", Claim.class);
-        return s;
+        String resourceVersion();
     }
 
     /**
-     * A client that reads the views, over {@code base}'s HTTP client and executor. Close its informers, never the
-     * client itself: closing it would close {@code base}'s HTTP client and executor, which {@code base} owns.
-     *
-     * <p>Its executor runs a task handed over on a Vert.x event loop right there ({@link #inlineOnEventLoop}):
-     * an informer's watch events are put into its cache and passed to its handlers on the event loop that decoded
-     * them, instead of two hand-overs to {@code base}'s executor per event (fabric8's watch manager, then its
-     * processor). That is right because none of it blocks: fabric8's informers continue lists, watches and relists
-     * asynchronously, a request sent from an event loop takes its rate-limiter token without waiting
-     * ({@code kube.LimitingInterceptor}), and {@link Waits}' handlers only record times and complete futures that
-     * worker threads wait on. Tasks from any other thread (fabric8's delayed reconnects, for one, which may wait for
-     * a token) still run on {@code base}'s executor.
+     * A claim: its name, UID and resourceVersion; whether it is being deleted; the value of one label (the run's);
+     * whether the PV controller marked it for a provisioner ({@link Waits#ANN_PROVISIONER}); {@code spec.volumeName}
+     * and {@code status.phase}.
      */
-    public static KubernetesClient client(KubernetesClient base) {
-        Executor executor = inlineOnEventLoop(base.adapt(BaseClient.class).getExecutor());
-        return new KubernetesClientImpl(base.getHttpClient(), base.getConfiguration(),
-                new KubernetesClientBuilder.ExecutorSupplier() {
-                    public Executor get() {
-                        return executor;
-                    }
-
-                    public void onClose(Executor e) {
-                        // the executor is base's
-                    }
-                }, SERIALIZATION);
-    }
-
-    /** Runs a task on the calling thread if that is a Vert.x event loop, else hands it to {@code other}. */
-    static Executor inlineOnEventLoop(Executor other) {
-        return task -> {
-            if (Context.isOnEventLoopThread()) {
-                task.run();
-            } else {
-                other.execute(task);
-            }
-        };
-    }
-
-    /** The fields every view has; the rest of the object is skipped. */
-    @JsonIgnoreProperties(ignoreUnknown = true)
-    @JsonDeserialize(using = JsonDeserializer.None.class)
-    abstract static class View implements HasMetadata {
-        // a list's items carry neither: the class's own, as fabric8's model sets them (constants: reading them
-        // from the class's annotations for every object cost more than decoding the rest of it)
-        private String apiVersion;
-        private String kind;
-        private ObjectMeta metadata;
-
-        View(String apiVersion, String kind) {
-            this.apiVersion = apiVersion;
-            this.kind = kind;
-        }
-
-        @Override
-        public String getApiVersion() {
-            return apiVersion;
-        }
-
-        @Override
-        public void setApiVersion(String apiVersion) {
-            this.apiVersion = apiVersion;
-        }
-
-        @Override
-        public String getKind() {
-            return kind;
-        }
-
-        public void setKind(String kind) {
-            this.kind = kind;
-        }
-
-        @Override
-        public ObjectMeta getMetadata() {
-            return metadata;
-        }
-
-        @Override
-        public void setMetadata(ObjectMeta metadata) {
-            this.metadata = metadata;
-        }
-    }
-
-    /** A claim: metadata, {@code spec.volumeName}, {@code status.phase}. */
-    @Group("")
-    @Version("v1")
-    @Kind("PersistentVolumeClaim")
-    @Plural("persistentvolumeclaims")
-    @JsonIgnoreProperties(ignoreUnknown = true)
-    @JsonDeserialize(using = JsonDeserializer.None.class)
-    public static final class Claim extends View implements Namespaced { // else fabric8 lists it cluster-wide
-        public Spec spec;
-        public Status status;
-
-        public Claim() {
-            super("v1", "PersistentVolumeClaim");
-        }
-
-        @JsonIgnoreProperties(ignoreUnknown = true)
-        public static final class Spec {
-            public String volumeName;
-        }
+    public record Claim(String name, String uid, String resourceVersion, boolean deleting, String runLabel,
+                        boolean marked, String volumeName, String phase) implements View {
 
         /** The volume it is Bound to, or null. */
         public String boundVolume() {
-            return status == null || !"Bound".equals(status.phase) || spec == null || spec.volumeName == null
-                    || spec.volumeName.isEmpty() ? null : spec.volumeName;
+            return !"Bound".equals(phase) || volumeName == null || volumeName.isEmpty() ? null : volumeName;
+        }
+
+        /** The view of a claim read whole (a GET's answer), or null. */
+        static Claim of(PersistentVolumeClaim c, String labelKey) {
+            if (c == null || c.getMetadata() == null) {
+                return null;
+            }
+            var m = c.getMetadata();
+            return new Claim(m.getName(), m.getUid(), m.getResourceVersion(), m.getDeletionTimestamp() != null,
+                    m.getLabels() == null ? null : m.getLabels().get(labelKey),
+                    m.getAnnotations() != null && m.getAnnotations().containsKey(Waits.ANN_PROVISIONER),
+                    c.getSpec() == null ? null : c.getSpec().getVolumeName(),
+                    c.getStatus() == null ? null : c.getStatus().getPhase());
         }
     }
 
-    /** A volume: metadata, {@code spec.claimRef.{namespace,name}}, {@code spec.csi.volumeHandle}, {@code status.phase}. */
-    @Group("")
-    @Version("v1")
-    @Kind("PersistentVolume")
-    @Plural("persistentvolumes")
-    @JsonIgnoreProperties(ignoreUnknown = true)
-    @JsonDeserialize(using = JsonDeserializer.None.class)
-    public static final class Volume extends View {
-        public Spec spec;
-        public Status status;
-
-        public Volume() {
-            super("v1", "PersistentVolume");
-        }
-
-        @JsonIgnoreProperties(ignoreUnknown = true)
-        public static final class Spec {
-            public ClaimRef claimRef;
-            public Csi csi;
-        }
-
-        @JsonIgnoreProperties(ignoreUnknown = true)
-        public static final class ClaimRef {
-            public String namespace;
-            public String name;
-        }
-
-        @JsonIgnoreProperties(ignoreUnknown = true)
-        public static final class Csi {
-            public String volumeHandle;
-        }
+    /** A volume: name, resourceVersion, {@code spec.claimRef.{namespace,name}}, {@code spec.csi.volumeHandle}, phase. */
+    public record Volume(String name, String resourceVersion, String claimNamespace, String claimName, String handle,
+                         String phase) implements View {
 
         /** The claim's name if it is in {@code namespace}, else null. */
         public String claimIn(String namespace) {
-            return spec == null || spec.claimRef == null || !namespace.equals(spec.claimRef.namespace) ? null
-                    : spec.claimRef.name;
-        }
-
-        public String handle() {
-            return spec == null || spec.csi == null ? null : spec.csi.volumeHandle;
-        }
-
-        public String phase() {
-            return status == null ? null : status.phase;
+            return namespace.equals(claimNamespace) ? claimName : null;
         }
     }
 
-    @JsonIgnoreProperties(ignoreUnknown = true)
-    public static final class Status {
-        public String phase;
+    /** The metadata fields the views read. */
+    private static final class Meta {
+        String name;
+        String uid;
+        String resourceVersion;
+        boolean deleting;
+        String label;
+        boolean marked;
+
+        /** Reads the metadata object the parser is at (its START_OBJECT); leaves the parser at its END_OBJECT. */
+        void read(JsonParser p, String labelKey) throws IOException {
+            if (p.currentToken() != JsonToken.START_OBJECT) {
+                p.skipChildren();
+                return;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String f = p.currentName();
+                JsonToken v = p.nextToken();
+                switch (f) {
+                    case "name" -> name = text(p, v);
+                    case "uid" -> uid = text(p, v);
+                    case "resourceVersion" -> resourceVersion = text(p, v);
+                    case "deletionTimestamp" -> deleting = v != JsonToken.VALUE_NULL;
+                    case "labels" -> label = labelKey == null ? skip(p) : member(p, labelKey);
+                    case "annotations" -> marked = labelKey == null ? skip(p) != null
+                            : member(p, Waits.ANN_PROVISIONER) != null;
+                    default -> p.skipChildren();
+                }
+            }
+        }
+    }
+
+    /**
+     * Reads a claim from the object the parser is at (its START_OBJECT), leaving the parser at its END_OBJECT;
+     * {@code labelKey}: the label whose value the view keeps.
+     */
+    public static Claim claim(JsonParser p, String labelKey) throws IOException {
+        Meta m = new Meta();
+        String volumeName = null;
+        String phase = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String f = p.currentName();
+            JsonToken v = p.nextToken();
+            switch (f) {
+                case "metadata" -> m.read(p, labelKey);
+                case "spec" -> volumeName = member(p, "volumeName");
+                case "status" -> phase = member(p, "phase");
+                default -> p.skipChildren();
+            }
+        }
+        return new Claim(m.name, m.uid, m.resourceVersion, m.deleting, m.label, m.marked, volumeName, phase);
+    }
+
+    /** Reads a volume from the object the parser is at (its START_OBJECT), leaving the parser at its END_OBJECT. */
+    public static Volume volume(JsonParser p) throws IOException {
+        Meta m = new Meta();
+        String claimNamespace = null;
+        String claimName = null;
+        String handle = null;
+        String phase = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String f = p.currentName();
+            JsonToken v = p.nextToken();
+            switch (f) {
+                case "metadata" -> m.read(p, null);
+                case "spec" -> {
+                    if (v != JsonToken.START_OBJECT) {
+                        p.skipChildren();
+                        break;
+                    }
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String s = p.currentName();
+                        JsonToken sv = p.nextToken();
+                        if ("claimRef".equals(s) && sv == JsonToken.START_OBJECT) {
+                            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                                String r = p.currentName();
+                                JsonToken rv = p.nextToken();
+                                switch (r) {
+                                    case "namespace" -> claimNamespace = text(p, rv);
+                                    case "name" -> claimName = text(p, rv);
+                                    default -> p.skipChildren();
+                                }
+                            }
+                        } else if ("csi".equals(s)) {
+                            handle = member(p, "volumeHandle");
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                }
+                case "status" -> phase = member(p, "phase");
+                default -> p.skipChildren();
+            }
+        }
+        return new Volume(m.name, m.resourceVersion, claimNamespace, claimName, handle, phase);
+    }
+
+    /** The string at the parser's current value, or null if it is not a string. */
+    private static String text(JsonParser p, JsonToken v) throws IOException {
+        if (v == JsonToken.VALUE_STRING) {
+            return p.getText();
+        }
+        p.skipChildren();
+        return null;
+    }
+
+    /**
+     * The string member {@code key} of the object the parser is at (null if absent, not a string, or the value
+     * is not an object); leaves the parser at the value's end.
+     */
+    private static String member(JsonParser p, String key) throws IOException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return null;
+        }
+        String found = null;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            boolean wanted = key.equals(p.currentName());
+            JsonToken v = p.nextToken();
+            if (wanted) {
+                found = text(p, v);
+            } else {
+                p.skipChildren();
+            }
+        }
+        return found;
+    }
+
+    private static String skip(JsonParser p) throws IOException {
+        p.skipChildren();
+        return null;
     }
 }

@@ -1,28 +1,25 @@
 package dev.provbench.load;
 
 import dev.provbench.kube.RequestStats;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.kubernetes.client.informers.cache.Lister;
+import io.fabric8.kubernetes.client.impl.BaseClient;
 
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
  * Waiting for a claim to be Bound and for a volume to be gone. In informer mode (the default) the waits are
- * completed by informer events and checked against the informers' listers — no GET is ever sent; the informers
- * decode only the fields read here ({@link Views}, over the run client's connections and limiter). Poll mode
- * asks every {@link #POLL_INTERVAL} (a GET of the claim; a LIST of the volume by name, which needs no more
- * than the list right on PVs the load Role has) and exists only to measure the difference.
+ * completed by watch events and checked against the list-watches' caches — no GET is ever sent; the list-watches
+ * ({@link ListWatch}, over the run client's connections and limiter) decode only the fields read here
+ * ({@link Views}). Poll mode asks every {@link #POLL_INTERVAL} (a GET of the claim; a LIST of the volume by name,
+ * which needs no more than the list right on PVs the load Role has) and exists only to measure the difference.
  */
 public final class Waits implements AutoCloseable {
     public static final Duration POLL_INTERVAL = Duration.ofMillis(200);
@@ -35,10 +32,8 @@ public final class Waits implements AutoCloseable {
     private final RunConfig.WaitMode mode;
     private final Map<String, CompletableFuture<String>> bound = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<String>> gone = new ConcurrentHashMap<>();
-    private SharedIndexInformer<Views.Claim> claims;
-    private SharedIndexInformer<Views.Volume> volumes;
-    private Lister<Views.Claim> claimLister;
-    private Lister<Views.Volume> volumeLister;
+    private ListWatch<Views.Claim> claims;
+    private ListWatch<Views.Volume> volumes;
     private final Stamps stamps;
 
     public Waits(KubernetesClient client, RequestStats stats, String namespace, String runId,
@@ -46,7 +41,7 @@ public final class Waits implements AutoCloseable {
         this(client, stats, namespace, runId, mode, syncTimeout, new Stamps());
     }
 
-    /** As above; the informers' handlers stamp what they see into {@code stamps}. */
+    /** As above; the list-watches' handlers stamp what they see into {@code stamps}. */
     public Waits(KubernetesClient client, RequestStats stats, String namespace, String runId,
             RunConfig.WaitMode mode, Duration syncTimeout, Stamps stamps) throws Exception {
         this.stamps = stamps;
@@ -57,55 +52,41 @@ public final class Waits implements AutoCloseable {
         if (mode == RunConfig.WaitMode.POLL) {
             return;
         }
-        KubernetesClient views = Views.client(client); // never closed: its HTTP client and executor are client's
-        claims = views.resources(Views.Claim.class).inNamespace(namespace).withLabel(RunConfig.LABEL, runId)
-                .runnableInformer(0);
-        claims.addEventHandler(new ResourceEventHandler<>() {
-            public void onAdd(Views.Claim c) {
-                claimChanged(c);
-            }
+        String api = client.getMasterUrl().toString().replaceAll("/+$", "") + "/api/v1/";
+        Executor executor = client.adapt(BaseClient.class).getExecutor();
+        claims = new ListWatch<>(client.getHttpClient(), api + "namespaces/" + namespace + "/persistentvolumeclaims",
+                RunConfig.LABEL + "=" + runId, p -> Views.claim(p, RunConfig.LABEL), new ListWatch.Handler<>() {
+                    public void changed(Views.Claim c) {
+                        claimChanged(c);
+                    }
 
-            public void onUpdate(Views.Claim old, Views.Claim c) {
-                claimChanged(c);
-            }
+                    public void deleted(Views.Claim c) {
+                        stamps.claimGone(c.name(), System.nanoTime());
+                    }
+                }, executor);
+        volumes = new ListWatch<>(client.getHttpClient(), api + "persistentvolumes", null, Views::volume,
+                new ListWatch.Handler<>() {
+                    public void changed(Views.Volume v) {
+                        volumeChanged(v);
+                    }
 
-            public void onDelete(Views.Claim c, boolean unknownFinalState) {
-                stamps.claimGone(c.getMetadata().getName(), System.nanoTime());
-            }
-        });
-        volumes = views.resources(Views.Volume.class).runnableInformer(0);
-        volumes.addEventHandler(new ResourceEventHandler<>() {
-            public void onAdd(Views.Volume v) {
-                volumeChanged(v);
-            }
-
-            public void onUpdate(Views.Volume old, Views.Volume v) {
-                volumeChanged(v);
-            }
-
-            public void onDelete(Views.Volume v, boolean unknownFinalState) {
-                CompletableFuture<String> f = gone.remove(v.getMetadata().getName());
-                if (f != null) {
-                    f.complete(v.getMetadata().getName());
-                }
-            }
-        });
-        claimLister = new Lister<>(claims.getIndexer(), namespace);
-        volumeLister = new Lister<>(volumes.getIndexer());
-        CompletableFuture.allOf(claims.start().toCompletableFuture(), volumes.start().toCompletableFuture())
-                .get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                    public void deleted(Views.Volume v) {
+                        CompletableFuture<String> f = gone.remove(v.name());
+                        if (f != null) {
+                            f.complete(v.name());
+                        }
+                    }
+                }, executor);
+        try {
+            CompletableFuture.allOf(claims.start(), volumes.start()).get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (Exception e) {
+            close();
+            throw e;
+        }
     }
 
     private static String boundVolume(Views.Claim c) {
         return c == null ? null : c.boundVolume();
-    }
-
-    private static String boundVolume(PersistentVolumeClaim c) {
-        if (c == null || c.getStatus() == null || !"Bound".equals(c.getStatus().getPhase())
-                || c.getSpec() == null || c.getSpec().getVolumeName() == null || c.getSpec().getVolumeName().isEmpty()) {
-            return null;
-        }
-        return c.getSpec().getVolumeName();
     }
 
     /** A PV of one of this namespace's claims: seen, and (the first time) Released. */
@@ -123,18 +104,17 @@ public final class Waits implements AutoCloseable {
 
     /** The CSI volume handle of this PV as the informer has it, or null. */
     public String handleOf(String volume) {
-        Views.Volume v = volumeLister == null ? null : volumeLister.get(volume);
+        Views.Volume v = volumes == null ? null : volumes.get(volume);
         return v == null ? null : v.handle();
     }
 
     private void claimChanged(Views.Claim c) {
-        Map<String, String> ann = c.getMetadata().getAnnotations();
-        if (ann != null && ann.containsKey(ANN_PROVISIONER) && c.getMetadata().getDeletionTimestamp() == null) {
-            stamps.marked(c.getMetadata().getName(), c.getMetadata().getUid(), System.nanoTime());
+        if (c.marked() && !c.deleting()) {
+            stamps.marked(c.name(), c.uid(), System.nanoTime());
         }
         String pv = boundVolume(c);
         if (pv != null) {
-            CompletableFuture<String> f = bound.remove(c.getMetadata().getName());
+            CompletableFuture<String> f = bound.remove(c.name());
             if (f != null) {
                 f.complete(pv);
             }
@@ -142,38 +122,38 @@ public final class Waits implements AutoCloseable {
     }
 
     /**
-     * The claim's metadata as the run knows it: the informer's copy, else (or in poll mode) one GET. Null if it
-     * does not exist. A failed GET throws.
+     * The claim as the run knows it: the watch's copy, else (or in poll mode) one GET. Null if it does not exist.
+     * A failed GET throws.
      */
-    public ObjectMeta lookup(String claim) {
-        if (claimLister != null) {
-            Views.Claim c = claimLister.get(claim);
+    public Views.Claim lookup(String claim) {
+        if (claims != null) {
+            Views.Claim c = claims.get(claim);
             if (c != null) {
-                return c.getMetadata();
+                return c;
             }
         }
-        PersistentVolumeClaim c = client.persistentVolumeClaims().inNamespace(namespace).withName(claim).get();
-        return c == null ? null : c.getMetadata();
+        return Views.Claim.of(client.persistentVolumeClaims().inNamespace(namespace).withName(claim).get(),
+                RunConfig.LABEL);
     }
 
     /** Whether the informer shows the claim, not being deleted; always true in poll mode (nothing to ask). */
     public boolean shows(String claim) {
-        if (claimLister == null) {
+        if (claims == null) {
             return true;
         }
-        Views.Claim c = claimLister.get(claim);
-        return c != null && c.getMetadata().getDeletionTimestamp() == null;
+        Views.Claim c = claims.get(claim);
+        return c != null && !c.deleting();
     }
 
     /** Waits until the claim is Bound; returns its volume's name. */
     public String awaitBound(String claim, Duration timeout) throws InterruptedException, TimeoutException {
         if (mode == RunConfig.WaitMode.POLL) {
-            return poll(timeout, () -> boundVolume(client.persistentVolumeClaims().inNamespace(namespace)
-                    .withName(claim).get()));
+            return poll(timeout, () -> boundVolume(Views.Claim.of(client.persistentVolumeClaims()
+                    .inNamespace(namespace).withName(claim).get(), RunConfig.LABEL)));
         }
         CompletableFuture<String> f = new CompletableFuture<>();
         bound.put(claim, f);
-        String already = boundVolume(claimLister.get(claim));
+        String already = boundVolume(claims.get(claim));
         if (already != null) {
             bound.remove(claim, f);
             return already;
@@ -191,7 +171,7 @@ public final class Waits implements AutoCloseable {
         }
         CompletableFuture<String> f = new CompletableFuture<>();
         gone.put(volume, f);
-        if (volumeLister.get(volume) == null) {
+        if (volumes.get(volume) == null) {
             gone.remove(volume, f);
             return;
         }
