@@ -138,7 +138,9 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
                 next = meta[1];
                 rv = meta[0];
             } catch (IOException | RuntimeException x) {
-                listFailed(new KubernetesClientException("LIST " + what + ": unreadable answer: " + x.getMessage(), x));
+                // the class, not the message: a parser's message quotes the answer
+                listFailed(new KubernetesClientException("LIST " + what + ": an unreadable answer ("
+                        + x.getClass().getSimpleName() + ")", x));
                 return;
             }
             if (next != null && !next.isEmpty()) {
@@ -269,6 +271,8 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
      */
     private final class Events implements WebSocket.Listener {
         private final AtomicBoolean ended = new AtomicBoolean();
+        private final long started = System.nanoTime();
+        private int events;
 
         @Override
         public void onMessage(WebSocket ws, String text) {
@@ -288,7 +292,10 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
         @Override
         public void onClose(WebSocket ws, int code, String reason) {
             ws.sendClose(code, reason);
-            end(false, null); // the server's timeout, or it went away: from the last resourceVersion seen
+            // the server's timeout, or it went away: from the last resourceVersion seen, at once; but a watch closed
+            // within a second without an event is a failure (client-go's "very short watch"), so no tight loop
+            boolean tooShort = events == 0 && System.nanoTime() - started < 1_000_000_000L;
+            end(false, tooShort ? "WATCH " + what + ": closed within a second without an event" : null);
         }
 
         @Override
@@ -317,7 +324,7 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
             try {
                 e = readEvent(text, decoder);
             } catch (IOException | RuntimeException x) {
-                stop(ws, false, "WATCH " + what + ": an unreadable event: " + x.getMessage());
+                stop(ws, false, "WATCH " + what + ": an unreadable event (" + x.getClass().getSimpleName() + ")");
                 return false;
             }
             V object = e.object();
@@ -344,6 +351,7 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
             if (object.resourceVersion() != null) {
                 resourceVersion = object.resourceVersion();
             }
+            events++;
             backoffMs = BACKOFF_FIRST_MS;
             return true;
         }

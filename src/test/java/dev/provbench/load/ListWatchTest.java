@@ -104,6 +104,7 @@ class ListWatchTest {
     private final BlockingQueue<Answer> lists = new LinkedBlockingQueue<>();
     private final BlockingQueue<Answer> watches = new LinkedBlockingQueue<>();
     private final List<String> seen = new CopyOnWriteArrayList<>();
+    private final List<Long> seenAt = new CopyOnWriteArrayList<>();
     private KubernetesClient client;
     private RequestStats stats;
 
@@ -114,6 +115,7 @@ class ListWatchTest {
             @Override
             public MockResponse dispatch(RecordedRequest r) {
                 String path = r.getPath();
+                seenAt.add(System.nanoTime());
                 seen.add(path);
                 boolean watch = path.contains("watch=true");
                 Answer a = (watch ? watches : lists).poll();
@@ -182,7 +184,7 @@ class ListWatchTest {
     }
 
     private static void await(BooleanSupplier done, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (!done.getAsBoolean()) {
             assertTrue(System.nanoTime() < deadline, "timed out waiting for: " + what);
             Thread.sleep(10);
@@ -263,15 +265,22 @@ class ListWatchTest {
         lists.add(Answer.of(list("10", null, pv("a", "5", "Bound"))));
         watches.add(new Answer(500, List.of("{}"), false)); // the upgrade refused
         watches.add(Answer.of("not json"));
+        watches.add(Answer.of()); // closed at once without an event: a failure too, not a tight loop
         watches.add(Answer.holding(event("DELETED", pv("a", "12", "Released"))));
         try (ListWatch<Views.Volume> lw = volumes()) {
             lw.start().get(10, TimeUnit.SECONDS);
-            await(() -> handled.contains("deleted a@12"), "the third watch's event");
+            await(() -> handled.contains("deleted a@12"), "the fourth watch's event");
             assertNull(lw.get("a"));
         }
-        assertEquals(4, seen.size(), seen.toString());
-        for (int i = 1; i < 4; i++) {
+        assertEquals(5, seen.size(), seen.toString());
+        for (int i = 1; i < 5; i++) {
             assertTrue(seen.get(i).endsWith("resourceVersion=10"), seen.get(i));
+        }
+        // client-go's backoff: 0.8 s, then 1.6 s, then 3.2 s (lower bounds only: a busy machine is only slower)
+        long[] pauses = {800, 1600, 3200};
+        for (int i = 0; i < 3; i++) {
+            long ms = TimeUnit.NANOSECONDS.toMillis(seenAt.get(i + 2) - seenAt.get(i + 1));
+            assertTrue(ms >= pauses[i] - 50, "pause " + i + ": " + ms + " ms");
         }
         assertEquals(List.of("changed a@5 Bound", "deleted a@12"), handled);
     }
