@@ -70,8 +70,12 @@ public final class Views {
         String label;
         boolean marked;
 
-        /** Reads the metadata object the parser is at (its START_OBJECT); leaves the parser at its END_OBJECT. */
+        /**
+         * Reads the metadata object the parser is at (its START_OBJECT); leaves the parser at its END_OBJECT. A
+         * claim's ({@code labelKey} not null) also gives that label's value and the provisioner mark.
+         */
         void read(JsonParser p, String labelKey) throws IOException {
+            boolean claim = labelKey != null;
             if (p.currentToken() != JsonToken.START_OBJECT) {
                 p.skipChildren();
                 return;
@@ -83,10 +87,24 @@ public final class Views {
                     case "name" -> name = text(p, v);
                     case "uid" -> uid = text(p, v);
                     case "resourceVersion" -> resourceVersion = text(p, v);
-                    case "deletionTimestamp" -> deleting = v != JsonToken.VALUE_NULL;
-                    case "labels" -> label = labelKey == null ? skip(p) : member(p, labelKey);
-                    case "annotations" -> marked = labelKey == null ? skip(p) != null
-                            : member(p, Waits.ANN_PROVISIONER) != null;
+                    case "deletionTimestamp" -> {
+                        deleting = v != JsonToken.VALUE_NULL;
+                        p.skipChildren();
+                    }
+                    case "labels" -> {
+                        if (claim) {
+                            label = member(p, labelKey);
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    case "annotations" -> {
+                        if (claim) {
+                            marked = member(p, Waits.ANN_PROVISIONER) != null;
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
                     default -> p.skipChildren();
                 }
             }
@@ -187,10 +205,5 @@ public final class Views {
             }
         }
         return found;
-    }
-
-    private static String skip(JsonParser p) throws IOException {
-        p.skipChildren();
-        return null;
     }
 }
