@@ -171,32 +171,30 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
         if (p.nextToken() != JsonToken.START_OBJECT) {
             throw new IOException("not a JSON object");
         }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String f = p.currentName();
-            JsonToken t = p.nextToken();
-            if ("metadata".equals(f) && t == JsonToken.START_OBJECT) {
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String m = p.currentName();
-                    JsonToken v = p.nextToken();
-                    if (v == JsonToken.VALUE_STRING && "resourceVersion".equals(m)) {
-                        meta[0] = p.getText();
-                    } else if (v == JsonToken.VALUE_STRING && "continue".equals(m)) {
-                        meta[1] = p.getText();
-                    } else {
+        Views.fields(p, (f, t) -> {
+            switch (f) {
+                case "metadata" -> Views.fields(p, (m, v) -> {
+                    switch (m) {
+                        case "resourceVersion" -> meta[0] = Views.text(p, v);
+                        case "continue" -> meta[1] = Views.text(p, v);
+                        default -> p.skipChildren();
+                    }
+                });
+                case "items" -> {
+                    if (t != JsonToken.START_ARRAY) {
                         p.skipChildren();
+                        break;
+                    }
+                    while (p.nextToken() == JsonToken.START_OBJECT) {
+                        V v = decoder.read(p);
+                        if (v.name() != null) {
+                            into.put(v.name(), v);
+                        }
                     }
                 }
-            } else if ("items".equals(f) && t == JsonToken.START_ARRAY) {
-                while (p.nextToken() == JsonToken.START_OBJECT) {
-                    V v = decoder.read(p);
-                    if (v.name() != null) {
-                        into.put(v.name(), v);
-                    }
-                }
-            } else {
-                p.skipChildren();
+                default -> p.skipChildren();
             }
-        }
+        });
         if (meta[0] == null) {
             throw new IOException("a list without a resourceVersion");
         }
@@ -416,17 +414,15 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
 
     /** The {@code code} of the Status object the parser is at (its START_OBJECT); 0 if it has none. */
     private static int statusCode(JsonParser p) throws IOException {
-        int code = 0;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String f = p.currentName();
-            JsonToken t = p.nextToken();
+        int[] code = new int[1];
+        Views.fields(p, (f, t) -> {
             if ("code".equals(f) && t == JsonToken.VALUE_NUMBER_INT) {
-                code = p.getIntValue();
+                code[0] = p.getIntValue();
             } else {
                 p.skipChildren();
             }
-        }
-        return code;
+        });
+        return code[0];
     }
 
     @Override

@@ -61,28 +61,27 @@ public final class Views {
         }
     }
 
-    /** The metadata fields the views read. */
-    private static final class Meta {
+    /** What a view is read into: the metadata fields, and the claim's or the volume's own. */
+    private static final class Read {
         String name;
         String uid;
         String resourceVersion;
         boolean deleting;
         String label;
         boolean marked;
+        String volumeName;
+        String phase;
+        String claimNamespace;
+        String claimName;
+        String handle;
 
         /**
-         * Reads the metadata object the parser is at (its START_OBJECT); leaves the parser at its END_OBJECT. A
-         * claim's ({@code labelKey} not null) also gives that label's value and the provisioner mark.
+         * Reads the metadata object the parser is at. A claim's ({@code labelKey} not null) also gives that label's
+         * value and the provisioner mark.
          */
-        void read(JsonParser p, String labelKey) throws IOException {
+        void metadata(JsonParser p, String labelKey) throws IOException {
             boolean claim = labelKey != null;
-            if (p.currentToken() != JsonToken.START_OBJECT) {
-                p.skipChildren();
-                return;
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String f = p.currentName();
-                JsonToken v = p.nextToken();
+            fields(p, (f, v) -> {
                 switch (f) {
                     case "name" -> name = text(p, v);
                     case "uid" -> uid = text(p, v);
@@ -107,7 +106,27 @@ public final class Views {
                     }
                     default -> p.skipChildren();
                 }
-            }
+            });
+        }
+    }
+
+    /** Reads one field's value; the parser is at the value and is left at its end. */
+    interface Field {
+        void read(String name, JsonToken value) throws IOException;
+    }
+
+    /**
+     * Reads each field of the object the parser is at (its START_OBJECT) with {@code field}, leaving the parser at
+     * its END_OBJECT; a value that is not an object is skipped.
+     */
+    static void fields(JsonParser p, Field field) throws IOException {
+        if (p.currentToken() != JsonToken.START_OBJECT) {
+            p.skipChildren();
+            return;
+        }
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            field.read(name, p.nextToken());
         }
     }
 
@@ -116,68 +135,46 @@ public final class Views {
      * {@code labelKey}: the label whose value the view keeps.
      */
     public static Claim claim(JsonParser p, String labelKey) throws IOException {
-        Meta m = new Meta();
-        String volumeName = null;
-        String phase = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String f = p.currentName();
-            JsonToken v = p.nextToken();
+        Read r = new Read();
+        fields(p, (f, v) -> {
             switch (f) {
-                case "metadata" -> m.read(p, labelKey);
-                case "spec" -> volumeName = member(p, "volumeName");
-                case "status" -> phase = member(p, "phase");
+                case "metadata" -> r.metadata(p, labelKey);
+                case "spec" -> r.volumeName = member(p, "volumeName");
+                case "status" -> r.phase = member(p, "phase");
                 default -> p.skipChildren();
             }
-        }
-        return new Claim(m.name, m.uid, m.resourceVersion, m.deleting, m.label, m.marked, volumeName, phase);
+        });
+        return new Claim(r.name, r.uid, r.resourceVersion, r.deleting, r.label, r.marked, r.volumeName, r.phase);
     }
 
     /** Reads a volume from the object the parser is at (its START_OBJECT), leaving the parser at its END_OBJECT. */
     public static Volume volume(JsonParser p) throws IOException {
-        Meta m = new Meta();
-        String claimNamespace = null;
-        String claimName = null;
-        String handle = null;
-        String phase = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String f = p.currentName();
-            JsonToken v = p.nextToken();
+        Read r = new Read();
+        fields(p, (f, v) -> {
             switch (f) {
-                case "metadata" -> m.read(p, null);
-                case "spec" -> {
-                    if (v != JsonToken.START_OBJECT) {
-                        p.skipChildren();
-                        break;
-                    }
-                    while (p.nextToken() == JsonToken.FIELD_NAME) {
-                        String s = p.currentName();
-                        JsonToken sv = p.nextToken();
-                        if ("claimRef".equals(s) && sv == JsonToken.START_OBJECT) {
-                            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                                String r = p.currentName();
-                                JsonToken rv = p.nextToken();
-                                switch (r) {
-                                    case "namespace" -> claimNamespace = text(p, rv);
-                                    case "name" -> claimName = text(p, rv);
-                                    default -> p.skipChildren();
-                                }
+                case "metadata" -> r.metadata(p, null);
+                case "spec" -> fields(p, (s, sv) -> {
+                    switch (s) {
+                        case "claimRef" -> fields(p, (c, cv) -> {
+                            switch (c) {
+                                case "namespace" -> r.claimNamespace = text(p, cv);
+                                case "name" -> r.claimName = text(p, cv);
+                                default -> p.skipChildren();
                             }
-                        } else if ("csi".equals(s)) {
-                            handle = member(p, "volumeHandle");
-                        } else {
-                            p.skipChildren();
-                        }
+                        });
+                        case "csi" -> r.handle = member(p, "volumeHandle");
+                        default -> p.skipChildren();
                     }
-                }
-                case "status" -> phase = member(p, "phase");
+                });
+                case "status" -> r.phase = member(p, "phase");
                 default -> p.skipChildren();
             }
-        }
-        return new Volume(m.name, m.resourceVersion, claimNamespace, claimName, handle, phase);
+        });
+        return new Volume(r.name, r.resourceVersion, r.claimNamespace, r.claimName, r.handle, r.phase);
     }
 
     /** The string at the parser's current value, or null if it is not a string. */
-    private static String text(JsonParser p, JsonToken v) throws IOException {
+    static String text(JsonParser p, JsonToken v) throws IOException {
         if (v == JsonToken.VALUE_STRING) {
             return p.getText();
         }
@@ -189,21 +186,15 @@ public final class Views {
      * The string member {@code key} of the object the parser is at (null if absent, not a string, or the value
      * is not an object); leaves the parser at the value's end.
      */
-    private static String member(JsonParser p, String key) throws IOException {
-        if (p.currentToken() != JsonToken.START_OBJECT) {
-            p.skipChildren();
-            return null;
-        }
-        String found = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            boolean wanted = key.equals(p.currentName());
-            JsonToken v = p.nextToken();
-            if (wanted) {
-                found = text(p, v);
+    static String member(JsonParser p, String key) throws IOException {
+        String[] found = new String[1];
+        fields(p, (f, v) -> {
+            if (key.equals(f)) {
+                found[0] = text(p, v);
             } else {
                 p.skipChildren();
             }
-        }
-        return found;
+        });
+        return found[0];
     }
 }
