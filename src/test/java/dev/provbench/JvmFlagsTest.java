@@ -44,7 +44,7 @@ class JvmFlagsTest {
         }
         List<String> tool = printFlags(List.of("sh", ENTRYPOINT.toString(), "run"));
         // and those of "Load driver: what `provbench run` itself costs" with these
-        for (String f : List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms48m", "-Xss512k",
+        for (String f : List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xms32m", "-Xss512k",
                 "-XX:TrimNativeHeapInterval=5000")) {
             assertTrue(tool.contains(f), "run: " + f + " in " + tool);
         }
@@ -83,26 +83,23 @@ class JvmFlagsTest {
     }
 
     @Test
-    void eachRoleUsesItsOwnClassDataArchiveWhenTheImageHasIt(@org.junit.jupiter.api.io.TempDir Path dir)
+    void onlyTheDriverUsesAClassDataArchiveWhenTheImageHasIt(@org.junit.jupiter.api.io.TempDir Path dir)
             throws Exception {
         Map<String, String> env = Map.of("PROVBENCH_CDS_DIR", dir.toString());
         for (String command : List.of("run", "sweep", "driver", "cleanup", "compare", "serve")) {
             assertTrue(printFlags(List.of("sh", ENTRYPOINT.toString(), command), env).stream()
                     .noneMatch(f -> f.startsWith("-XX:SharedArchiveFile")), command + ": no archive, no flag");
         }
+        // an archive of another name beside the driver's (an image built before `run` lost its own) is not used
         Files.writeString(dir.resolve("run.jsa"), "x");
         Files.writeString(dir.resolve("driver.jsa"), "x");
-        for (String command : List.of("run", "sweep")) {
-            assertTrue(printFlags(List.of("sh", ENTRYPOINT.toString(), command), env)
-                    .contains("-XX:SharedArchiveFile=" + dir.resolve("run.jsa")), command);
-        }
         assertTrue(printFlags(List.of("sh", ENTRYPOINT.toString(), "driver"), env)
                 .contains("-XX:SharedArchiveFile=" + dir.resolve("driver.jsa")), "driver");
-        for (String command : List.of("cleanup", "compare", "serve", "version")) {
+        for (String command : List.of("run", "sweep", "cleanup", "compare", "serve", "version")) {
             assertTrue(printFlags(List.of("sh", ENTRYPOINT.toString(), command), env).stream()
                     .noneMatch(f -> f.contains("Archive")), command + " has no archive of its own");
         }
-        assertTrue(printFlags(List.of("sh", ENTRYPOINT.toString(), "run"), Map.of("PROVBENCH_CDS_DIR",
+        assertTrue(printFlags(List.of("sh", ENTRYPOINT.toString(), "driver"), Map.of("PROVBENCH_CDS_DIR",
                 dir.toString(), "PROVBENCH_CDS", "off")).stream().noneMatch(f -> f.contains("Archive")),
                 "PROVBENCH_CDS=off");
         List<String> dump = printFlags(List.of("sh", ENTRYPOINT.toString(), "driver"), Map.of("PROVBENCH_CDS_DIR",
