@@ -1,48 +1,128 @@
 package dev.provbench.evidence;
 
+import dev.provbench.kube.Transport;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpVersion;
+import io.vertx.core.http.RequestOptions;
+
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The evidence sources' HTTP reads (the driver's stats and calls, the metrics pages of the driver and
  * csi-provisioner): one client for all of a run's sources, HTTP/1.1 with kept-alive connections, answers bounded
- * in size and never echoed in an error. One client instead of one per source: each JDK client has its own
- * selector thread and worker pool, and by default asks every plain-HTTP server to upgrade to HTTP/2 (h2c), which
- * the driver's server accepts — the JDK's HTTP/2 costs more per request than its HTTP/1.1 (docs/benchmarks.md,
- * issue 27).
+ * in size and never echoed in an error. It is a Vert.x client on the application's Vert.x, the one the run's
+ * kube-apiserver client already runs on, rather than the JDK's {@code java.net.http} client: that one brought its
+ * own selector and worker threads and ~260 classes into every run for a few reads a second (issue 27, ninth
+ * sitting, docs/benchmarks.md). Outside the application (unit tests) it starts a Vert.x of its own on first use,
+ * closed by {@link #close()}. A read blocks its caller, so it must not be called on an event loop.
  */
-public final class HttpGet {
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).build();
+public final class HttpGet implements AutoCloseable {
+    private static final int CONNECT_TIMEOUT_MS = 2000;
+    private Vertx ownVertx;
+    private HttpClient http;
+    private boolean closed;
+
+    private synchronized HttpClient client() {
+        if (closed) {
+            throw new IllegalStateException("the evidence reads' HTTP client is closed");
+        }
+        if (http == null) {
+            Vertx vertx = Transport.applicationVertx();
+            if (vertx == null) {
+                vertx = ownVertx = Transport.ownVertx();
+            }
+            // HTTP/1.1 without an h2c upgrade (Vert.x asks for none on HTTP/1.1), kept-alive connections
+            http = vertx.createHttpClient(new HttpClientOptions().setProtocolVersion(HttpVersion.HTTP_1_1)
+                    .setConnectTimeout(CONNECT_TIMEOUT_MS).setKeepAlive(true).setMaxPoolSize(4));
+        }
+        return http;
+    }
 
     /**
      * GETs {@code url} with the bearer {@code token} if present. An answer other than 200 is an error that names
-     * the URL and the status ({@code on401} added for a 401), and so is a body longer than {@code maxBytes}.
+     * the URL and the status ({@code on401} added for a 401), and so is a body longer than {@code maxBytes}, and
+     * no whole answer within {@code timeout}.
      */
     public byte[] read(URI url, Optional<String> token, Duration timeout, int maxBytes, String on401)
             throws Exception {
-        HttpRequest.Builder req = HttpRequest.newBuilder(url).timeout(timeout);
-        token.ifPresent(t -> req.header("Authorization", "Bearer " + t));
-        HttpResponse<InputStream> rsp = http.send(req.build(), HttpResponse.BodyHandlers.ofInputStream());
-        byte[] body;
-        try (InputStream in = rsp.body()) {
-            body = in.readNBytes(maxBytes + 1);
-        } catch (IOException e) {
-            throw new IOException("reading the answer of " + url + ": " + e.getClass().getSimpleName());
+        if (Context.isOnEventLoopThread()) {
+            throw new IllegalStateException("HttpGet.read blocks and must not run on an event loop");
         }
-        if (rsp.statusCode() != 200) {
-            throw new IllegalStateException("HTTP " + rsp.statusCode() + " from " + url
-                    + (rsp.statusCode() == 401 && on401 != null ? " (" + on401 + ")" : ""));
+        RequestOptions req = new RequestOptions().setMethod(HttpMethod.GET).setAbsoluteURI(url.toString())
+                .setIdleTimeout(timeout.toMillis());
+        token.ifPresent(t -> req.putHeader("Authorization", "Bearer " + t));
+        CompletableFuture<byte[]> done = new CompletableFuture<>();
+        client().request(req).compose(HttpClientRequest::send).onComplete(ar -> {
+            if (ar.failed()) {
+                done.completeExceptionally(ar.cause());
+                return;
+            }
+            HttpClientResponse rsp = ar.result();
+            int status = rsp.statusCode();
+            Buffer body = Buffer.buffer();
+            rsp.exceptionHandler(e -> done.completeExceptionally(
+                    new IOException("reading the answer of " + url + ": " + e.getClass().getSimpleName())));
+            rsp.handler(b -> {
+                if (done.isDone()) {
+                    return;
+                }
+                if (status != 200) { // what a refusal says is not read, nor kept
+                    done.completeExceptionally(refused(url, status, on401));
+                    rsp.request().reset();
+                } else if (body.length() + b.length() > maxBytes) {
+                    done.completeExceptionally(new IllegalStateException(
+                            "the answer of " + url + " is longer than " + maxBytes + " bytes"));
+                    rsp.request().reset();
+                } else {
+                    body.appendBuffer(b);
+                }
+            });
+            rsp.endHandler(v -> {
+                if (status != 200) {
+                    done.completeExceptionally(refused(url, status, on401));
+                } else {
+                    done.complete(body.getBytes());
+                }
+            });
+        });
+        try {
+            return done.get(timeout.toMillis() + CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception x ? x : e;
+        } catch (TimeoutException e) {
+            done.cancel(false);
+            throw new IOException("no whole answer from " + url + " within " + timeout.toMillis() + " ms");
         }
-        if (body.length > maxBytes) {
-            throw new IllegalStateException("the answer of " + url + " is longer than " + maxBytes + " bytes");
+    }
+
+    private static IllegalStateException refused(URI url, int status, String on401) {
+        return new IllegalStateException("HTTP " + status + " from " + url
+                + (status == 401 && on401 != null ? " (" + on401 + ")" : ""));
+    }
+
+    /** Closes the connections (and the Vert.x of its own, if it started one). */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (http != null) {
+            http.close();
         }
-        return body;
+        if (ownVertx != null) {
+            ownVertx.close();
+        }
     }
 }

@@ -115,26 +115,26 @@ public record Transport(Tls tls, boolean http2) {
         }
 
         private Builder builder(boolean http2) {
-            Vertx shared = quarkusVertx();
+            Vertx shared = applicationVertx();
             return shared != null ? new Builder(this, shared, false, http2)
                     : new Builder(this, ownVertx(), true, http2);
         }
+    }
 
-        /** Quarkus' own Vert.x when this runs inside the application, as Quarkus' client factory does. */
-        private static Vertx quarkusVertx() {
-            ArcContainer c = Arc.container();
-            if (c == null || !c.isRunning()) {
-                return null;
-            }
-            var h = c.instance(Vertx.class);
-            return h.isAvailable() ? h.get() : null;
+    /** Quarkus' own Vert.x when this runs inside the application (as Quarkus' client factory uses it), else null. */
+    public static Vertx applicationVertx() {
+        ArcContainer c = Arc.container();
+        if (c == null || !c.isRunning()) {
+            return null;
         }
+        var h = c.instance(Vertx.class);
+        return h.isAvailable() ? h.get() : null;
+    }
 
-        /** Outside the application (plain unit tests): a Vert.x of the client's own, closed with it. */
-        private static Vertx ownVertx() {
-            return Vertx.vertx(new VertxOptions().setUseDaemonThread(true).setFileSystemOptions(
-                    new FileSystemOptions().setFileCachingEnabled(false).setClassPathResolvingEnabled(false)));
-        }
+    /** Outside the application (plain unit tests): a Vert.x of a client's own, which closes it with itself. */
+    public static Vertx ownVertx() {
+        return Vertx.vertx(new VertxOptions().setUseDaemonThread(true).setFileSystemOptions(
+                new FileSystemOptions().setFileCachingEnabled(false).setClassPathResolvingEnabled(false)));
     }
 
     /**

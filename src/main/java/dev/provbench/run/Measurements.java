@@ -46,9 +46,10 @@ public final class Measurements {
     record Sources(LoadRun run, KubernetesClient client, RequestStats stats, LocalCluster cluster,
                    DriverCounts inProcessDriver, dev.provbench.csi.CallLog callLog, HttpGet http,
                    Map<URI, MetricsScrape> scrapes) {
-        Sources(LoadRun run, KubernetesClient client, RequestStats stats, LocalCluster cluster,
+        /** {@code http}: the evidence reads' client, which the caller closes when the run's reports are written. */
+        Sources(LoadRun run, KubernetesClient client, RequestStats stats, HttpGet http, LocalCluster cluster,
                 DriverCounts inProcessDriver, dev.provbench.csi.CallLog callLog) {
-            this(run, client, stats, cluster, inProcessDriver, callLog, new HttpGet(),
+            this(run, client, stats, cluster, inProcessDriver, callLog, http,
                     new java.util.concurrent.ConcurrentHashMap<>());
         }
 

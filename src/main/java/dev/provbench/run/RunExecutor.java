@@ -17,6 +17,7 @@ import dev.provbench.load.RunCleanup;
 import dev.provbench.load.RunConfig;
 import dev.provbench.load.RunWindow;
 import dev.provbench.load.Stall;
+import dev.provbench.evidence.HttpGet;
 import dev.provbench.local.LocalCluster;
 import dev.provbench.measure.Measurement;
 import dev.provbench.measure.ReportDraft;
@@ -70,10 +71,11 @@ public class RunExecutor {
         this.version = version;
     }
 
-    /** What a run is set up with; closing it stops the client and the local cluster. */
-    private record Setup(LocalCluster cluster, KubernetesClient client, RequestStats stats, LoadRun run)
-            implements AutoCloseable {
+    /** What a run is set up with; closing it stops the clients and the local cluster. */
+    private record Setup(LocalCluster cluster, KubernetesClient client, RequestStats stats, LoadRun run,
+                         HttpGet evidence) implements AutoCloseable {
         public void close() {
+            evidence.close();
             client.close();
             if (cluster != null) {
                 cluster.close();
@@ -134,7 +136,7 @@ public class RunExecutor {
         }
         KubernetesClient client = KubeClients.client(api, RateLimiter.of(q.qps, q.burst), stats, transport);
         LoadRun run = new LoadRun(e.id(), e.checked().config(), client, stats, Clock.systemUTC()).withMetrics(registry);
-        return new Setup(cluster, client, stats, run);
+        return new Setup(cluster, client, stats, run, new HttpGet());
     }
 
     private void measure(RunExecution e, Setup s, Consumer<String> say) throws Exception {
@@ -150,7 +152,7 @@ public class RunExecutor {
             }
         }
         List<Measurement> ms = Measurements.of(e.checked(), new Measurements.Sources(s.run(), s.client(), s.stats(),
-                s.cluster(), s.cluster() != null || driver.serving() ? inProcessDriver() : null,
+                s.evidence(), s.cluster(), s.cluster() != null || driver.serving() ? inProcessDriver() : null,
                 s.cluster() != null || driver.serving() ? callMetrics.get().calls() : null));
         for (Measurement m : ms) {
             if (m instanceof dev.provbench.measure.OperationStages st) {

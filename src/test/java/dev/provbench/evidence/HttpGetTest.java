@@ -28,6 +28,9 @@ class HttpGetTest {
             + "DeleteVolume\"} 3\n";
     private HttpServer server;
     private final List<String> seen = new CopyOnWriteArrayList<>();
+    private final HttpGet http = new HttpGet();
+    private final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    private final java.util.concurrent.ExecutorService exchanges = java.util.concurrent.Executors.newCachedThreadPool();
 
     @BeforeEach
     void start() throws Exception {
@@ -38,18 +41,30 @@ class HttpGetTest {
             byte[] body = switch (x.getRequestURI().getPath()) {
                 case "/metrics" -> PAGE.getBytes(StandardCharsets.UTF_8);
                 case "/big" -> new byte[2048];
+                case "/slow" -> { // answers when the test ends (or after 10 s)
+                    try {
+                        release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    yield new byte[1];
+                }
                 default -> "secret file content".getBytes(StandardCharsets.UTF_8);
             };
             x.sendResponseHeaders(x.getRequestURI().getPath().equals("/denied") ? 401 : 200, body.length);
             x.getResponseBody().write(body);
             x.close();
         });
+        server.setExecutor(exchanges);
         server.start();
     }
 
     @AfterEach
     void stop() {
+        http.close();
+        release.countDown();
         server.stop(0);
+        exchanges.shutdownNow();
     }
 
     private URI url(String path) {
@@ -58,14 +73,48 @@ class HttpGetTest {
 
     @Test
     void readsWithTheTokenOverPlainHttp11() throws Exception {
-        byte[] b = new HttpGet().read(url("/metrics"), Optional.of("tok"), Duration.ofSeconds(5), 1024, null);
+        byte[] b = http.read(url("/metrics"), Optional.of("tok"), Duration.ofSeconds(5), 1024, null);
         assertArrayEquals(PAGE.getBytes(StandardCharsets.UTF_8), b);
-        assertEquals(List.of("/metrics Bearer tok HTTP/1.1 upgrade=null"), seen); // no h2c upgrade asked
+        assertArrayEquals(PAGE.getBytes(StandardCharsets.UTF_8),
+                http.read(url("/metrics"), Optional.empty(), Duration.ofSeconds(5), 1024, null));
+        assertEquals(List.of("/metrics Bearer tok HTTP/1.1 upgrade=null", "/metrics null HTTP/1.1 upgrade=null"), seen);
+    }
+
+    @Test
+    void aServerTooSlowIsAnErrorWithinTheTimeoutNotAWait() {
+        long t0 = System.nanoTime();
+        Exception slow = assertThrows(Exception.class,
+                () -> http.read(url("/slow"), Optional.empty(), Duration.ofMillis(200), 1024, null));
+        assertTrue(System.nanoTime() - t0 < 8_000_000_000L, "gave up long before the answer came");
+        assertFalse(slow.getMessage() != null && slow.getMessage().contains("secret"));
+    }
+
+    @Test
+    void aReadOnAnEventLoopIsRefusedAndAClosedClientReadsNoMore() throws Exception {
+        io.vertx.core.Vertx vertx = dev.provbench.kube.Transport.ownVertx();
+        try {
+            java.util.concurrent.CompletableFuture<Throwable> seenThere = new java.util.concurrent.CompletableFuture<>();
+            vertx.runOnContext(v -> {
+                try {
+                    http.read(url("/metrics"), Optional.empty(), Duration.ofSeconds(1), 1024, null);
+                    seenThere.complete(null);
+                } catch (Exception e) {
+                    seenThere.complete(e);
+                }
+            });
+            Throwable t = seenThere.get(5, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(t instanceof IllegalStateException && t.getMessage().contains("event loop"), String.valueOf(t));
+        } finally {
+            vertx.close();
+        }
+        assertTrue(seen.isEmpty(), "nothing sent from the event loop");
+        http.close();
+        assertThrows(IllegalStateException.class,
+                () -> http.read(url("/metrics"), Optional.empty(), Duration.ofSeconds(1), 1024, null));
     }
 
     @Test
     void refusalsAndOversizedAnswersNameTheUrlNotTheBody() {
-        HttpGet http = new HttpGet();
         Exception denied = assertThrows(IllegalStateException.class,
                 () -> http.read(url("/denied"), Optional.empty(), Duration.ofSeconds(5), 1024, "the token: X"));
         assertEquals("HTTP 401 from " + url("/denied") + " (the token: X)", denied.getMessage());
@@ -78,7 +127,7 @@ class HttpGetTest {
     @Test
     void readersOfOnePageWithinOneSampleShareOneScrape() {
         AtomicLong now = new AtomicLong(0);
-        MetricsScrape scrape = new MetricsScrape(new HttpGet(), url("/metrics"), now::get);
+        MetricsScrape scrape = new MetricsScrape(http, url("/metrics"), now::get);
         assertEquals(2.5, scrape.process().cpuSeconds());
         now.addAndGet(MetricsScrape.SHARED_NANOS - 1);
         assertEquals(3.0, scrape.operationsAndStart().counts().get("csi_sidecar_operations DeleteVolume OK"));
