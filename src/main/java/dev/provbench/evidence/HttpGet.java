@@ -72,18 +72,21 @@ public final class HttpGet implements AutoCloseable {
                 return;
             }
             HttpClientResponse rsp = ar.result();
-            int status = rsp.statusCode();
-            Buffer body = Buffer.buffer();
+            // also takes the reset's own error below (a completed read ignores it), which Vert.x would log
             rsp.exceptionHandler(e -> done.completeExceptionally(
                     new IOException("reading the answer of " + url + ": " + e.getClass().getSimpleName())));
+            if (rsp.statusCode() != 200) { // what a refusal says is not read, nor kept
+                done.completeExceptionally(new IllegalStateException("HTTP " + rsp.statusCode() + " from " + url
+                        + (rsp.statusCode() == 401 && on401 != null ? " (" + on401 + ")" : "")));
+                rsp.request().reset();
+                return;
+            }
+            Buffer body = Buffer.buffer();
             rsp.handler(b -> {
                 if (done.isDone()) {
                     return;
                 }
-                if (status != 200) { // what a refusal says is not read, nor kept
-                    done.completeExceptionally(refused(url, status, on401));
-                    rsp.request().reset();
-                } else if (body.length() + b.length() > maxBytes) {
+                if (body.length() + b.length() > maxBytes) {
                     done.completeExceptionally(new IllegalStateException(
                             "the answer of " + url + " is longer than " + maxBytes + " bytes"));
                     rsp.request().reset();
@@ -91,13 +94,7 @@ public final class HttpGet implements AutoCloseable {
                     body.appendBuffer(b);
                 }
             });
-            rsp.endHandler(v -> {
-                if (status != 200) {
-                    done.completeExceptionally(refused(url, status, on401));
-                } else {
-                    done.complete(body.getBytes());
-                }
-            });
+            rsp.endHandler(v -> done.complete(body.getBytes()));
         });
         try {
             return done.get(timeout.toMillis() + CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -107,11 +104,6 @@ public final class HttpGet implements AutoCloseable {
             done.cancel(false);
             throw new IOException("no whole answer from " + url + " within " + timeout.toMillis() + " ms");
         }
-    }
-
-    private static IllegalStateException refused(URI url, int status, String on401) {
-        return new IllegalStateException("HTTP " + status + " from " + url
-                + (status == 401 && on401 != null ? " (" + on401 + ")" : ""));
     }
 
     /** Closes the connections (and the Vert.x of its own, if it started one). */
