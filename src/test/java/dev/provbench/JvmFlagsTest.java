@@ -114,6 +114,42 @@ class JvmFlagsTest {
         assertTrue(Files.isExecutable(Path.of("src/main/docker/cds-train")));
     }
 
+    /**
+     * The load tool's commands start the JVM with glibc's malloc limited to two arenas, unless the caller set its
+     * own; the driver and serve keep glibc's default (seen by a stand-in {@code java} that prints what it got).
+     */
+    @Test
+    void theLoadToolsCommandsGetTwoMallocArenasUnlessTheCallerSaysOtherwise(
+            @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        Path java = Files.createDirectories(dir.resolve("bin")).resolve("java");
+        Files.writeString(java, "#!/bin/sh\necho \"arenas=${MALLOC_ARENA_MAX-unset}\"\n");
+        assertTrue(java.toFile().setExecutable(true));
+        for (String command : List.of("run", "sweep", "cleanup", "compare")) {
+            assertEquals("arenas=2", launch(command, dir, null), command);
+        }
+        assertEquals("arenas=8", launch("run", dir, "8"), "the caller's value wins");
+        assertEquals("arenas=unset", launch("driver", dir, null));
+        assertEquals("arenas=unset", launch("serve", dir, null));
+    }
+
+    private static String launch(String command, Path javaHome, String arenas) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("sh", ENTRYPOINT.toString(), command).redirectErrorStream(true);
+        pb.environment().remove("MALLOC_ARENA_MAX");
+        pb.environment().remove("PB_PRINT_FLAGS");
+        pb.environment().put("JAVA_HOME", javaHome.toString());
+        pb.environment().put("PROVBENCH_CDS", "off");
+        if (arenas != null) {
+            pb.environment().put("MALLOC_ARENA_MAX", arenas);
+        }
+        Process p = pb.start();
+        try {
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), command + " did not end");
+            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
     private static List<String> printFlags(List<String> command) throws IOException, InterruptedException {
         return printFlags(command, Map.of());
     }

@@ -25,4 +25,17 @@ class MetricsFormatTest {
                 + "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1").get("/q/metrics").then()
                 .statusCode(200).contentType(startsWith("text/plain"));
     }
+
+    /**
+     * The process series a run reads from this page when it measures a peer (evidence.MetricsScrape: CPU, RSS and
+     * the start time that tells a restart), and none of the JVM, Vert.x or Netty binders' series, which nothing
+     * reads and which cost every role its classes (application.properties).
+     */
+    @Test
+    void thePageCarriesTheProcessSeriesARunReadsAndNoBinderSeries() {
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("\nprocess_cpu_seconds_total "), containsString("\nprocess_resident_memory_bytes "),
+                        containsString("\nprocess_start_time_seconds "), not(containsString("jvm_memory_used_bytes")),
+                        not(containsString("\nvertx_")), not(containsString("\nnetty_")));
+    }
 }
