@@ -34,7 +34,8 @@ class MetricsFormatTest {
     @Test
     void thePageCarriesTheProcessSeriesARunReadsAndNoBinderSeries() {
         given().get("/q/metrics").then().statusCode(200)
-                .body(containsString("\nprocess_cpu_seconds_total "), containsString("\nprocess_resident_memory_bytes "),
+                .body(containsString("\nprocess_cpu_seconds_total "),
+                        containsString("\nprocess_resident_memory_bytes "),
                         containsString("\nprocess_start_time_seconds "), not(containsString("jvm_memory_used_bytes")),
                         not(containsString("\nvertx_")), not(containsString("\nnetty_")));
     }
