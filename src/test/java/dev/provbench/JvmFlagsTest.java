@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -133,21 +134,11 @@ class JvmFlagsTest {
     }
 
     private static String launch(String command, Path javaHome, String arenas) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder("sh", ENTRYPOINT.toString(), command).redirectErrorStream(true);
-        pb.environment().remove("MALLOC_ARENA_MAX");
-        pb.environment().remove("PB_PRINT_FLAGS");
-        pb.environment().put("JAVA_HOME", javaHome.toString());
-        pb.environment().put("PROVBENCH_CDS", "off");
+        Map<String, String> env = new HashMap<>(Map.of("JAVA_HOME", javaHome.toString(), "PROVBENCH_CDS", "off"));
         if (arenas != null) {
-            pb.environment().put("MALLOC_ARENA_MAX", arenas);
+            env.put("MALLOC_ARENA_MAX", arenas);
         }
-        Process p = pb.start();
-        try {
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS), command + " did not end");
-            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        } finally {
-            p.destroyForcibly();
-        }
+        return start(List.of("sh", ENTRYPOINT.toString(), command), env).out();
     }
 
     private static List<String> printFlags(List<String> command) throws IOException, InterruptedException {
@@ -156,15 +147,28 @@ class JvmFlagsTest {
 
     private static List<String> printFlags(List<String> command, Map<String, String> env)
             throws IOException, InterruptedException {
+        Map<String, String> withPrint = new HashMap<>(env);
+        withPrint.put("PB_PRINT_FLAGS", "1");
+        Ended ended = start(command, withPrint);
+        assertEquals(0, ended.exit(), command + ": " + ended.out());
+        return Arrays.asList(ended.out().split("\\s+"));
+    }
+
+    private record Ended(int exit, String out) {
+    }
+
+    /** Runs {@code command} with {@code env} over this process's, without its MALLOC_ARENA_MAX and PB_PRINT_FLAGS. */
+    private static Ended start(List<String> command, Map<String, String> env)
+            throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().remove("MALLOC_ARENA_MAX");
+        pb.environment().remove("PB_PRINT_FLAGS");
         pb.environment().putAll(env);
-        pb.environment().put("PB_PRINT_FLAGS", "1");
         Process p = pb.start();
         try {
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), command + " did not end");
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            assertEquals(0, p.exitValue(), command + ": " + out);
-            return Arrays.asList(out.split("\\s+"));
+            return new Ended(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                    .trim());
         } finally {
             p.destroyForcibly();
         }
