@@ -91,6 +91,7 @@ public final class LoadRun {
     private volatile OpLog log;
     private final Stamps stamps = new Stamps();
     private Waits waits;
+    private ClaimRequests claims;
     private MeterRegistry registry;
 
     /** @param runId the value of {@link RunConfig#LABEL} on this run's claims, and part of their names */
@@ -161,6 +162,7 @@ public final class LoadRun {
 
     /** Starts the informers (this is also the check that the cluster answers). */
     public void prepare() throws Exception {
+        claims = new ClaimRequests(client, claim("pb-" + runId));
         waits = new Waits(client, stats, config.namespace(), runId, config.waitMode(), Duration.ofSeconds(60), stamps);
     }
 
@@ -381,11 +383,9 @@ public final class LoadRun {
         }
         while (true) {
             try {
-                PersistentVolumeClaim made = client.persistentVolumeClaims().inNamespace(config.namespace())
-                        .resource(claim(name)).create();
+                String uid = claims.create(name);
                 long answered = System.nanoTime();
                 queue = stats.lastWaitNanos();
-                String uid = made == null ? null : made.getMetadata().getUid();
                 // sent again: the stamps of the first POST, whose answer was lost
                 stamps.createSent(name, t0, resent ? firstSent : t0 + queue, resent ? 0 : answered, uid);
                 break;
@@ -474,7 +474,7 @@ public final class LoadRun {
         }
         while (true) {
             try {
-                client.persistentVolumeClaims().inNamespace(config.namespace()).withName(name).delete();
+                claims.delete(name);
                 long answered = System.nanoTime();
                 if (queue < 0) {
                     queue = stats.lastWaitNanos();
