@@ -83,11 +83,6 @@ final class ClaimRequests {
         return bodyBefore + checked(name) + bodyAfter;
     }
 
-    /** The body every DELETE sends. */
-    String deleteBody() {
-        return deleteBody;
-    }
-
     /**
      * POSTs the claim under {@code name}; returns the UID the server gave it (null if its answer had none).
      *
