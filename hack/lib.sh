@@ -77,10 +77,43 @@ pb_wait_for_socket() {
   return 1
 }
 
-# pb_free_port: a TCP port on 127.0.0.1 that is free now.
-pb_free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+# pb_free_ports N: N distinct TCP ports that are free now on every address. They are drawn below the kernel's
+# ephemeral range (net.ipv4.ip_local_port_range), so that a connection some process opens between the choice and
+# the server's bind cannot take one as its local port. A port from bind(0) lies in that range; CI saw kube-apiserver
+# fail on one with "address already in use". Falls back to bind(0) if the range leaves no room below it.
+pb_free_ports() {
+  python3 - "$1" <<'PY'
+import random, socket, sys
+n = int(sys.argv[1])
+lo = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+chosen = []
+for _ in range(2000 if lo > 21000 else 0):
+    if len(chosen) == n:
+        break
+    p = random.randrange(20000, lo)
+    if p in chosen:
+        continue
+    s = socket.socket()
+    try:
+        s.bind(("", p))  # the wildcard address: a socket bound to any address on p makes this fail
+    except OSError:
+        continue
+    finally:
+        s.close()
+    chosen.append(p)
+while len(chosen) < n:
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    if p not in chosen:
+        chosen.append(p)
+print("\n".join(map(str, chosen)))
+PY
 }
+
+# pb_free_port: one TCP port that is free now (see pb_free_ports).
+pb_free_port() { pb_free_ports 1; }
 
 # pb_wait_http URL PID SECONDS: waits until URL answers 2xx; fails if PID dies or time runs out.
 pb_wait_http() {
