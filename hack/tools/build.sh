@@ -2,9 +2,9 @@
 # Builds the real control-plane components from the Go module proxy at pinned versions, once, into
 # ~/.cache/provbench/bin/<component>-<version>/. Used by hack/local-cluster.
 #
-#   hack/tools/build.sh [etcd|kube|node|coredns|csi-provisioner|csi-provisioner-static|pause|csi-sanity|benchstat|promtool|all]
+#   hack/tools/build.sh [etcd|kube|node|coredns|csi-provisioner|csi-provisioner-static|pause|csi-sanity|benchstat|promtool|kube-burner|all]
 #
-# benchstat, promtool, csi-provisioner-static, pause and coredns print the binary's path (csi-provisioner-static and
+# benchstat, promtool, kube-burner, csi-provisioner-static, pause and coredns print the binary's path (csi-provisioner-static and
 # pause: for hack/images; coredns: for hack/local-node.sh).
 set -euo pipefail
 source "$(dirname "$0")/../lib.sh"
@@ -18,6 +18,8 @@ COREDNS_VERSION=$(sed -n 's|^require github.com/coredns/coredns \(v[^ ]*\)$|\1|p
 # the peers the CI cross-checks run: benchstat (golang.org/x/perf, no tags: a pseudo-version) and promtool
 BENCHSTAT_VERSION=${BENCHSTAT_VERSION:-v0.0.0-20260908200009-22c9c6c9d4da}
 PROMTOOL_VERSION=${PROMTOOL_VERSION:-v0.316.0}
+# the yardstick hack/bench/kube-burner-cost runs beside provbench (issue 27's "goal beyond")
+KUBE_BURNER_VERSION=${KUBE_BURNER_VERSION:-v2.7.3}
 TOOLS="$PB_ROOT/hack/tools"
 
 build_etcd() {
@@ -52,6 +54,23 @@ build_provisioner() {
   cp -r "$dir/." "$src/" && chmod -R u+w "$src"
   (cd "$src" && CGO_ENABLED=0 go build -trimpath -mod=mod -ldflags "-X main.version=$PROVISIONER_VERSION" \
     -o "$out/csi-provisioner" ./cmd/csi-provisioner) || { rm -rf "$src"; pb_die "csi-provisioner build failed"; }
+  rm -rf "$src"
+}
+
+# build_kube_burner: kube-burner, from its module's source at the pinned version (the proxy serves that version
+# but not the module's version list, which `go install pkg@version` asks for), into kube-burner-VERSION/
+build_kube_burner() {
+  local out="$PB_BIN/kube-burner-$KUBE_BURNER_VERSION"
+  [[ -x "$out/kube-burner" ]] && return 0
+  pb_log "building kube-burner $KUBE_BURNER_VERSION"
+  local dir src
+  dir=$(go mod download -json "github.com/kube-burner/kube-burner/v2@$KUBE_BURNER_VERSION" \
+    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [[ -d "$dir" ]] || pb_die "could not download kube-burner $KUBE_BURNER_VERSION"
+  src=$(mktemp -d /tmp/provbench-kube-burner.XXXXXX)
+  cp -r "$dir/." "$src/" && chmod -R u+w "$src"
+  (cd "$src" && go build -trimpath -mod=mod -o "$out/kube-burner" ./cmd/kube-burner) \
+    || { rm -rf "$src"; pb_die "kube-burner build failed"; }
   rm -rf "$src"
 }
 
@@ -108,6 +127,7 @@ case "${1:-all}" in
   # remove_all_sd: without the service-discovery plugins (cloud SDKs) that `check metrics` never uses — a
   # fraction of the build on 2 cores
   promtool) pb_go_install promtool "$PROMTOOL_VERSION" "github.com/prometheus/prometheus/cmd/promtool@$PROMTOOL_VERSION" remove_all_sd ;;
+  kube-burner) build_kube_burner; printf '%s\n' "$PB_BIN/kube-burner-$KUBE_BURNER_VERSION/kube-burner" ;;
   all) build_etcd; build_provisioner; build_kube ;;
-  *) pb_die "unknown component '$1' (etcd, kube, node, coredns, csi-provisioner, csi-provisioner-static, pause, csi-sanity, benchstat, promtool, all)" ;;
+  *) pb_die "unknown component '$1' (etcd, kube, node, coredns, csi-provisioner, csi-provisioner-static, pause, csi-sanity, benchstat, promtool, kube-burner, all)" ;;
 esac
