@@ -1,14 +1,16 @@
 """The PVC ops a client completed, by kube-apiserver's audit log (for hack/bench/tool-cost and kube-burner-cost).
 
-python3 audit_ops.py AUDIT_SLICE WHO START_NS FROM_S TO_S prints "ALL FROM_TO": the claims' creates and deletes
+python3 audit_ops.py AUDIT_SLICE WHO START_NS FROM_MS TO_MS prints "ALL FROM_TO": the claims' creates and deletes
 answered 2xx to WHO ("user=NAME": that authenticated user; "agent=PREFIX": a user agent starting so) in the slice
-of the log the run wrote, and of them those whose answer came FROM_S to TO_S seconds after START_NS (epoch ns).
+of the log the run wrote, and of them those whose answer came FROM_MS to TO_MS milliseconds after START_NS (epoch
+ns).
 """
 import datetime
 import json
 import sys
 
-path, who, start_ns, lo, hi = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+path, who, start_ns = sys.argv[1], sys.argv[2], int(sys.argv[3])
+lo, hi = float(sys.argv[4]) / 1000, float(sys.argv[5]) / 1000
 kind, _, value = who.partition("=")
 if kind not in ("user", "agent") or not value:
     sys.exit("WHO must be user=NAME or agent=PREFIX")

@@ -40,38 +40,38 @@ build_kube() {
     done) || pb_die "kubernetes build failed"
 }
 
+# build_module_source LABEL MODULE@VERSION COMMAND...: runs COMMAND (a build) in a writable copy of that module's
+# source, fetched by version from the Go module proxy (which serves a version's files even where it does not list
+# the module's versions, as `go install pkg@version` asks), and removes the copy
+build_module_source() {
+  local label=$1 module=$2 dir src
+  shift 2
+  dir=$(go mod download -json "$module" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p') || dir=
+  [[ -d "$dir" ]] || pb_die "could not download $module"
+  src=$(mktemp -d /tmp/provbench-src.XXXXXX)
+  cp -r "$dir/." "$src/" && chmod -R u+w "$src"
+  (cd "$src" && "$@") || { rm -rf "$src"; pb_die "$label build failed"; }
+  rm -rf "$src"
+}
+
 # build_provisioner: csi-provisioner, static (CGO off: one binary for hack/local-cluster's process and for the
 # FROM-scratch image hack/images builds), into csi-provisioner-VERSION-static/
 build_provisioner() {
   local out="$PB_BIN/csi-provisioner-$PROVISIONER_VERSION-static"
   [[ -x "$out/csi-provisioner" ]] && return 0
   pb_log "building csi-provisioner $PROVISIONER_VERSION (static)"
-  local dir src
-  dir=$(go mod download -json "github.com/kubernetes-csi/external-provisioner/v6@$PROVISIONER_VERSION" \
-    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-  [[ -d "$dir" ]] || pb_die "could not download external-provisioner $PROVISIONER_VERSION"
-  src=$(mktemp -d /tmp/provbench-provisioner.XXXXXX)
-  cp -r "$dir/." "$src/" && chmod -R u+w "$src"
-  (cd "$src" && CGO_ENABLED=0 go build -trimpath -mod=mod -ldflags "-X main.version=$PROVISIONER_VERSION" \
-    -o "$out/csi-provisioner" ./cmd/csi-provisioner) || { rm -rf "$src"; pb_die "csi-provisioner build failed"; }
-  rm -rf "$src"
+  build_module_source csi-provisioner "github.com/kubernetes-csi/external-provisioner/v6@$PROVISIONER_VERSION" \
+    env CGO_ENABLED=0 go build -trimpath -mod=mod -ldflags "-X main.version=$PROVISIONER_VERSION" \
+    -o "$out/csi-provisioner" ./cmd/csi-provisioner
 }
 
-# build_kube_burner: kube-burner, from its module's source at the pinned version (the proxy serves that version
-# but not the module's version list, which `go install pkg@version` asks for), into kube-burner-VERSION/
+# build_kube_burner: kube-burner at the pinned version, into kube-burner-VERSION/
 build_kube_burner() {
   local out="$PB_BIN/kube-burner-$KUBE_BURNER_VERSION"
   [[ -x "$out/kube-burner" ]] && return 0
   pb_log "building kube-burner $KUBE_BURNER_VERSION"
-  local dir src
-  dir=$(go mod download -json "github.com/kube-burner/kube-burner/v2@$KUBE_BURNER_VERSION" \
-    | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
-  [[ -d "$dir" ]] || pb_die "could not download kube-burner $KUBE_BURNER_VERSION"
-  src=$(mktemp -d /tmp/provbench-kube-burner.XXXXXX)
-  cp -r "$dir/." "$src/" && chmod -R u+w "$src"
-  (cd "$src" && go build -trimpath -mod=mod -o "$out/kube-burner" ./cmd/kube-burner) \
-    || { rm -rf "$src"; pb_die "kube-burner build failed"; }
-  rm -rf "$src"
+  build_module_source kube-burner "github.com/kube-burner/kube-burner/v2@$KUBE_BURNER_VERSION" \
+    go build -trimpath -mod=mod -o "$out/kube-burner" ./cmd/kube-burner
 }
 
 # build_node: what `hack/local-cluster up --node` adds: kubelet, kube-scheduler, kube-proxy (the same wrapper module
