@@ -147,6 +147,8 @@ function drawRun(run) {
     const samples = p.samples || [];
     chart($('ops-chart'), 'ops/s (creates + deletes, last 5 s; the server\'s figures)', samples.map(s => [s.t, s.opsPerSecond]), '#2563eb');
     chart($('throttled-chart'), 'requests throttled by provbench\'s client-side limiter (cumulative)', samples.map(s => [s.t, s.throttled]), '#d9480f');
+    $('shared').hidden = !p.sharedWith;
+    text($('shared'), p.sharedWith || '');
     const st = p.stages || {};
     waterfall($('waterfall-create'), 'where a create\'s time goes (mean ms per stage, window ops so far)', st.create);
     waterfall($('waterfall-delete'), 'where a delete\'s time goes (mean ms per stage, window ops so far)', st.delete);

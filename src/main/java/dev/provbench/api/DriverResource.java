@@ -173,6 +173,7 @@ public class DriverResource {
     public Map<String, Object> stats() {
         present();
         Map<String, Object> out = new LinkedHashMap<>();
+        out.put("name", server.driverName());
         out.put("serving", server.isServing());
         out.put("endpoint", server.endpoint() == null ? null : server.endpoint().toString());
         out.put("volumes", store.volumeCount());

@@ -22,9 +22,10 @@ public final class CallLog {
      * @param received   epoch µs when the request message arrived
      * @param answered   epoch µs when the answer (or error) was sent
      * @param code       the gRPC code of the answer
+     * @param injected   true when the answer was a fault {@link FaultInjector} injected, not the driver's own
      */
     public record Call(long seq, String method, String name, String volumeId, long received, long answered,
-                       String code) {
+                       String code, boolean injected) {
     }
 
     /** One page: {@code calls} after the asked sequence, {@code next} to ask for next, {@code missed} overwritten. */
@@ -34,9 +35,10 @@ public final class CallLog {
     private final Call[] ring = new Call[CAPACITY];
     private long last; // guarded by this: the sequence of the newest call
 
-    synchronized void add(String method, String name, String volumeId, long received, long answered, String code) {
+    synchronized void add(String method, String name, String volumeId, long received, long answered, String code,
+            boolean injected) {
         last++;
-        ring[(int) (last % CAPACITY)] = new Call(last, method, name, volumeId, received, answered, code);
+        ring[(int) (last % CAPACITY)] = new Call(last, method, name, volumeId, received, answered, code, injected);
     }
 
     /** At most {@code limit} calls with a sequence above {@code after}, oldest first. */

@@ -64,7 +64,7 @@ public class CallMetrics {
                 record(method, status.getCode(), System.nanoTime() - start);
                 if (logged && seen[0] != null) {
                     calls.add(method, seen[0], status.isOk() ? seen[1] : null, received[0], CallLog.nowMicros(),
-                            status.getCode().name());
+                            status.getCode().name(), FaultInjector.isInjected(status));
                 }
                 super.close(status, trailers);
             }

@@ -55,6 +55,11 @@ public class CsiServer {
         this.store = store;
     }
 
+    /** The driver's name, as GetPluginInfo answers it (what a StorageClass's provisioner names). */
+    public String driverName() {
+        return config.name();
+    }
+
     /** Starts serving; fails if already serving. Returns the endpoint actually bound (TCP port 0 resolved). */
     public synchronized Endpoint start(Endpoint where) throws IOException {
         if (server != null) {

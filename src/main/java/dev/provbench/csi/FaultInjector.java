@@ -161,6 +161,14 @@ public class FaultInjector {
         }
     }
 
+    /** The description of every injected fault's status: what tells it apart from the driver's own errors. */
+    static final String INJECTED = "injected fault";
+
+    /** Whether {@code status} is a fault this injector injected. */
+    static boolean isInjected(Status status) {
+        return INJECTED.equals(status.getDescription());
+    }
+
     /** Calls waiting out an injected latency now. */
     public int delayedCalls() {
         return delayed.get();
@@ -174,7 +182,7 @@ public class FaultInjector {
                         .description("Faults injected into CSI calls, by method and code")
                         .tag("method", method).tag("code", fault.name())
                         .register(registry)).increment();
-                observer.onError(Status.fromCode(fault).withDescription("injected fault").asRuntimeException());
+                observer.onError(Status.fromCode(fault).withDescription(INJECTED).asRuntimeException());
                 return;
             }
             T response;

@@ -32,16 +32,29 @@ public final class AuditLog {
         };
     }
 
-    /** One component's requests. */
+    /**
+     * One component's requests; {@code own}: those whose object is one of the run's ({@link Own}), by verb and
+     * resource.
+     */
     public record Counts(long[] total, Map<String, Long> byVerb, Map<String, Long> byVerbResource,
-                         Map<String, Long> byCode) {
+                         Map<String, Long> byCode, long[] ownTotal, Map<String, Long> own) {
         Counts() {
-            this(new long[1], new TreeMap<>(), new TreeMap<>(), new TreeMap<>());
+            this(new long[1], new TreeMap<>(), new TreeMap<>(), new TreeMap<>(), new long[1], new TreeMap<>());
         }
 
         public long requests() {
             return total[0];
         }
+
+        /** Requests naming one of the run's objects. */
+        public long ownRequests() {
+            return ownTotal[0];
+        }
+    }
+
+    /** Which objects are the run's: a request's {@code objectRef} resource, namespace and name (name may be empty). */
+    public interface Own {
+        boolean test(String resource, String namespace, String name);
     }
 
     /** Requests by component received in [start, end]. */
@@ -77,6 +90,12 @@ public final class AuditLog {
 
     /** @param from where the log stood before the run ({@link LogMark}): read from there on; null: all of it */
     public static Read read(Path log, LogMark from, Instant since, Instant start, Instant end) throws IOException {
+        return read(log, from, since, start, end, null);
+    }
+
+    /** As above; {@code own} (null: none) tells the requests on the run's own objects apart. */
+    public static Read read(Path log, LogMark from, Instant since, Instant start, Instant end, Own own)
+            throws IOException {
         Map<String, Counts> counts = new TreeMap<>();
         List<Instant> provisioner = new ArrayList<>();
         Map<String, Map<Shape, Long>> shapes = new TreeMap<>();
@@ -127,6 +146,10 @@ public final class AuditLog {
                 c.byVerb.merge(verb, 1L, Long::sum);
                 c.byVerbResource.merge(verb + " " + resource, 1L, Long::sum);
                 c.byCode.merge(e.path("responseStatus").path("code").asText("?"), 1L, Long::sum);
+                if (own != null && own.test(res, ref.path("namespace").asText(""), ref.path("name").asText(""))) {
+                    c.ownTotal[0]++;
+                    c.own.merge(verb + " " + resource, 1L, Long::sum);
+                }
             }
         }
         provisioner.sort(null);

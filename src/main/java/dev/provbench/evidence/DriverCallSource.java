@@ -106,7 +106,8 @@ public interface DriverCallSource {
             for (JsonNode c : root.path("calls")) {
                 out.add(new CallLog.Call(c.path("seq").asLong(), c.path("method").asText(), c.path("name").asText(),
                         c.path("volumeId").isTextual() ? c.path("volumeId").asText() : null,
-                        c.path("received").asLong(), c.path("answered").asLong(), c.path("code").asText()));
+                        c.path("received").asLong(), c.path("answered").asLong(), c.path("code").asText(),
+                        c.path("injected").asBoolean(false)));
             }
             return new CallLog.Page(out, root.path("next").asLong(after), root.path("missed").asLong(0));
         }

@@ -24,8 +24,18 @@ public interface DriverCounts {
         return "injected " + method + " " + code;
     }
 
-    /** One read: counters by name ({@link #calls}, {@link #injected}, the two volume counters). */
-    record Read(Map<String, Double> counters, double startTime) {
+    /**
+     * One read: counters by name ({@link #calls}, {@link #injected}, the two volume counters); {@code name}: the
+     * driver's name (GetPluginInfo's), null when not told.
+     */
+    record Read(Map<String, Double> counters, double startTime, String name) {
+        public Read(Map<String, Double> counters, double startTime) {
+            this(counters, startTime, null);
+        }
+
+        public Read withName(String n) {
+            return new Read(counters, startTime, n);
+        }
     }
 
     /** A read from the driver's parts: calls as method → code → count, injected as "Method/CODE" → count. */

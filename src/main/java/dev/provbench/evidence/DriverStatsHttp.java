@@ -44,7 +44,8 @@ public final class DriverStatsHttp implements DriverCounts {
         java.util.Map<String, Long> injected = new java.util.TreeMap<>();
         root.path("injectedFaults").fields().forEachRemaining(f -> injected.put(f.getKey(), f.getValue().asLong(0)));
         return DriverCounts.of(root.path("volumesCreated").asLong(0), root.path("volumesDeleted").asLong(0), calls,
-                injected, root.path("startTime").asDouble(Double.NaN));
+                injected, root.path("startTime").asDouble(Double.NaN))
+                .withName(root.path("name").isTextual() ? root.path("name").asText() : null);
     }
 
     @Override

@@ -59,6 +59,13 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
         /** Added or changed (on a relist, every object listed). */
         void changed(V v);
 
+        /**
+         * Called before {@link #changed} when the cache did not have the object: it appeared (on the first list,
+         * every object listed; on a relist, those listed anew).
+         */
+        default void appeared(V v) {
+        }
+
         /** Gone: its last state as the watch gave it, or as the cache had it when a relist no longer lists it. */
         void deleted(V v);
     }
@@ -204,23 +211,25 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
     /** The cache becomes the list: every listed object is changed, every one it no longer has is deleted. */
     private void replace(Map<String, V> listed) {
         for (V v : listed.values()) {
-            cache.put(v.name(), v);
-            handle(v, false);
+            handle(v, cache.put(v.name(), v) == null, false);
         }
         for (var it = cache.entrySet().iterator(); it.hasNext(); ) {
             var e = it.next();
             if (!listed.containsKey(e.getKey())) {
                 it.remove();
-                handle(e.getValue(), true);
+                handle(e.getValue(), false, true);
             }
         }
     }
 
-    private void handle(V v, boolean deleted) {
+    private void handle(V v, boolean appeared, boolean deleted) {
         try {
             if (deleted) {
                 handler.deleted(v);
             } else {
+                if (appeared) {
+                    handler.appeared(v);
+                }
                 handler.changed(v);
             }
         } catch (RuntimeException e) {
@@ -327,13 +336,10 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
             }
             V object = e.object();
             switch (e.type()) {
-                case "ADDED", "MODIFIED" -> {
-                    cache.put(object.name(), object);
-                    handle(object, false);
-                }
+                case "ADDED", "MODIFIED" -> handle(object, cache.put(object.name(), object) == null, false);
                 case "DELETED" -> {
                     cache.remove(object.name());
-                    handle(object, true);
+                    handle(object, false, true);
                 }
                 case "BOOKMARK" -> {
                 }

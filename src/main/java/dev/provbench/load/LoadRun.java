@@ -90,6 +90,7 @@ public final class LoadRun {
     static final Duration RESEND_AFTER = Duration.ofMillis(250);
     private volatile OpLog log;
     private final Stamps stamps = new Stamps();
+    private final Tenants tenants;
     private Waits waits;
     private ClaimRequests claims;
     private MeterRegistry registry;
@@ -101,6 +102,7 @@ public final class LoadRun {
         this.stats = stats;
         this.clock = clock;
         this.runId = runId;
+        this.tenants = new Tenants(config.namespace(), runId, config.storageClass());
     }
 
     /** Publish live operation metrics to this registry. */
@@ -142,6 +144,16 @@ public final class LoadRun {
         return phase;
     }
 
+    /** The PVs of other claims of the run's provisioner, as its PV watch sees them (informer mode). */
+    public Tenants tenants() {
+        return tenants;
+    }
+
+    /** Whether the run sees other tenants' PVs: its PV watch runs (informer mode). */
+    public boolean watchesVolumes() {
+        return config.waitMode() != RunConfig.WaitMode.POLL;
+    }
+
     /** When each step of each op happened, as this run saw it. */
     public Stamps stamps() {
         return stamps;
@@ -163,7 +175,8 @@ public final class LoadRun {
     /** Starts the informers (this is also the check that the cluster answers). */
     public void prepare() throws Exception {
         claims = new ClaimRequests(client, claim("pb-" + runId));
-        waits = new Waits(client, stats, config.namespace(), runId, config.waitMode(), Duration.ofSeconds(60), stamps);
+        waits = new Waits(client, stats, config.namespace(), runId, config.waitMode(), Duration.ofSeconds(60), stamps,
+                tenants);
     }
 
     /** Intervals of the time series the run can span: warm-up, window, drain, plus one. */
@@ -572,6 +585,17 @@ public final class LoadRun {
 
     /** The {@link Stall}'s look, from the reaper's round: a stop verdict ends the run as an abort would. */
     private void judgeStall(long now) {
+        String kept = waits == null ? null : waits.kept();
+        if (kept != null && stopped == null && !aborted) {
+            String[] k = kept.split(" ", 2);
+            stopped = "PersistentVolume '" + k[0] + "' of one of the run's claims has persistentVolumeReclaimPolicy "
+                    + k[1] + ", not Delete (its StorageClass '" + config.storageClass() + "' says otherwise, so "
+                    + "something else set it — a mutating webhook or policy): csi-provisioner never deletes such a "
+                    + "PV after its claim, so no delete of the run could complete, and each cycle would leave a PV "
+                    + "and a volume";
+            stopping = true;
+            return;
+        }
         if (stall == null || stopped != null || aborted) {
             return;
         }

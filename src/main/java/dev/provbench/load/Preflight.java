@@ -24,7 +24,9 @@ import java.util.TreeMap;
  * list and watch its claims and list and watch PVs (SelfSubjectAccessReview). Also fatal, because no create could
  * complete or every cycle's would be refused: a StorageClass without a provisioner
  * ({@code kubernetes.io/no-provisioner}) or with {@code volumeBindingMode: WaitForFirstConsumer} (a run creates
- * no pods), and a ResourceQuota that leaves room for fewer than {@code threads} claims (or their storage).
+ * no pods) or with a {@code reclaimPolicy} other than Delete (its PVs outlive their claims: no delete could
+ * complete, and each cycle would leave a PV and a volume), and a ResourceQuota that leaves room for fewer than
+ * {@code threads} claims (or their storage).
  * Warnings, not failures: no CSIDriver object for the StorageClass's provisioner, and anything the tool may not
  * read to check. It also finds claims of earlier runs left in the namespace. Whether a provisioner serves the
  * driver cannot be read in advance (its leader Lease, if any, is in a namespace the run does not know); the run
@@ -35,13 +37,37 @@ public final class Preflight {
     static final String NO_PROVISIONER = "kubernetes.io/no-provisioner";
 
     /**
+     * A run whose newest claim is younger than this may still be running (a run at csi-provisioner's defaults makes
+     * a claim every second or two): {@code --cleanup-stale} leaves its claims alone.
+     */
+    public static final java.time.Duration ACTIVE_WITHIN = java.time.Duration.ofMinutes(2);
+
+    /**
      * @param fatal      why the run cannot work, or null
      * @param warnings   what could not be checked or looks wrong but need not be
      * @param staleRuns  claims of other runs in the namespace, by run ID
+     * @param newest     per run of {@code staleRuns}, how old its newest claim is (seconds; the API server's clock
+     *                   against this one's, so only coarse), when known
      */
-    public record Result(String fatal, List<String> warnings, Map<String, Integer> staleRuns, String provisioner) {
+    public record Result(String fatal, List<String> warnings, Map<String, Integer> staleRuns, String provisioner,
+                         Map<String, Long> newest) {
+        Result(String fatal, List<String> warnings, Map<String, Integer> staleRuns, String provisioner) {
+            this(fatal, warnings, staleRuns, provisioner, Map.of());
+        }
+
         public int staleClaims() {
             return staleRuns.values().stream().mapToInt(Integer::intValue).sum();
+        }
+
+        /** Other runs that may still be running: their newest claim is younger than {@link #ACTIVE_WITHIN}. */
+        public java.util.Set<String> active() {
+            java.util.Set<String> out = new java.util.TreeSet<>();
+            newest.forEach((run, age) -> {
+                if (age < ACTIVE_WITHIN.toSeconds()) {
+                    out.add(run);
+                }
+            });
+            return out;
         }
     }
 
@@ -64,16 +90,28 @@ public final class Preflight {
                 fatal = quotas(client, config, warnings);
             }
             Map<String, Integer> stale = new TreeMap<>();
+            Map<String, Long> newest = new TreeMap<>();
             if (fatal == null) {
+                java.time.Instant now = java.time.Instant.now();
                 for (PersistentVolumeClaim c : client.persistentVolumeClaims().inNamespace(ns)
                         .withLabel(RunConfig.LABEL).list().getItems()) {
                     String id = c.getMetadata().getLabels().get(RunConfig.LABEL);
                     if (!runId.equals(id)) {
                         stale.merge(id, 1, Integer::sum);
+                        String created = c.getMetadata().getCreationTimestamp();
+                        if (created != null) {
+                            try {
+                                long age = java.time.Duration.between(java.time.Instant.parse(created), now)
+                                        .toSeconds();
+                                newest.merge(id, age, Math::min);
+                            } catch (java.time.format.DateTimeParseException e) {
+                                // not the API server's format: its age is not known
+                            }
+                        }
                     }
                 }
             }
-            return new Result(fatal, warnings, stale, provisioner[0]);
+            return new Result(fatal, warnings, stale, provisioner[0], newest);
         } catch (KubernetesClientException e) {
             return new Result("the cluster at " + client.getMasterUrl() + " did not answer: " + ApiErrors.describe(e),
                     warnings, Map.of(), provisioner[0]);
@@ -130,6 +168,15 @@ public final class Preflight {
             return "StorageClass '" + name + "' has volumeBindingMode WaitForFirstConsumer: its claims are "
                     + "provisioned only once a pod that uses them is scheduled, and a run creates no pods; use a "
                     + "StorageClass with volumeBindingMode Immediate for the same driver";
+        }
+        String policy = sc.getReclaimPolicy() == null || sc.getReclaimPolicy().isEmpty() ? "Delete"
+                : sc.getReclaimPolicy();
+        if (!"Delete".equals(policy)) {
+            return "StorageClass '" + name + "' has reclaimPolicy " + policy + ": csi-provisioner deletes a PV (and "
+                    + "calls DeleteVolume) only when its reclaim policy is Delete, so the PV of every deleted claim "
+                    + "would stay Released with its volume, no delete of the run could complete, and every cycle "
+                    + "would leave a PV and a volume behind; use a StorageClass of the same provisioner ("
+                    + provisioner + ") with reclaimPolicy Delete";
         }
         try {
             if (client.storage().v1().csiDrivers().withName(provisioner).get() == null) {

@@ -36,8 +36,11 @@ public final class Stamps {
     }
 
     private final Map<String, Claim> live = new ConcurrentHashMap<>();
+    /** The UIDs of every claim of the run seen so far (POST answers, the claims' watch): its volumes' names. */
+    private final java.util.Set<String> own = ConcurrentHashMap.newKeySet();
     private final List<Op> finished = new ArrayList<>(); // guarded by this
     private long overflow; // guarded by this
+    private long ownOverflow; // guarded by this
 
     private Claim claim(String name) {
         return live.computeIfAbsent(name, k -> new Claim());
@@ -66,6 +69,7 @@ public final class Stamps {
         }
         if (uid != null) {
             c.uid = uid;
+            own(uid);
         }
     }
 
@@ -80,12 +84,40 @@ public final class Stamps {
         }
     }
 
+    /** A claim of the run has this UID (bounded by {@link #MAX_FINISHED}; past it, {@link #ownOverflow}). */
+    public void own(String uid) {
+        if (uid == null || own.contains(uid)) {
+            return;
+        }
+        if (own.size() < MAX_FINISHED) {
+            own.add(uid);
+        } else {
+            synchronized (this) {
+                ownOverflow++;
+            }
+        }
+    }
+
+    /**
+     * Whether {@code volumeName} is the volume of one of the run's claims: csi-provisioner names it
+     * {@code pvc-<claim UID>} (its default {@code --volume-name-prefix}, and the stand-in's).
+     */
+    public boolean ownVolume(String volumeName) {
+        return volumeName != null && volumeName.startsWith("pvc-") && own.contains(volumeName.substring(4));
+    }
+
+    /** The run's claim UIDs not kept (more than {@link #MAX_FINISHED}): their volumes are not known as the run's. */
+    public synchronized long ownOverflow() {
+        return ownOverflow;
+    }
+
     // informer handlers (one thread per informer): the first time each is seen
     void marked(String claim, String uid, long now) {
         Claim c = claim(claim);
         if (c.uid == null) {
             c.uid = uid;
         }
+        own(uid);
         first(c.create, SEEN_A, now);
     }
 

@@ -51,9 +51,13 @@ public final class Views {
         }
     }
 
-    /** A volume: name, resourceVersion, {@code spec.claimRef.{namespace,name}}, {@code spec.csi.volumeHandle}, phase. */
+    /**
+     * A volume: name, resourceVersion, {@code spec.claimRef.{namespace,name}}, {@code spec.csi.volumeHandle}, phase,
+     * {@code spec.storageClassName}, {@code spec.csi.driver} and {@code spec.persistentVolumeReclaimPolicy} (the last
+     * three shared strings: a cluster has a handful of each).
+     */
     public record Volume(String name, String resourceVersion, String claimNamespace, String claimName, String handle,
-                         String phase) implements View {
+                         String phase, String storageClass, String driver, String reclaimPolicy) implements View {
 
         /** The claim's name if it is in {@code namespace}, else null. */
         public String claimIn(String namespace) {
@@ -74,6 +78,9 @@ public final class Views {
         String claimNamespace;
         String claimName;
         String handle;
+        String storageClass;
+        String driver;
+        String reclaimPolicy;
 
         /**
          * Reads the metadata object the parser is at. A claim's ({@code labelKey} not null) also gives that label's
@@ -162,7 +169,15 @@ public final class Views {
                                 default -> p.skipChildren();
                             }
                         });
-                        case "csi" -> r.handle = member(p, "volumeHandle");
+                        case "csi" -> fields(p, (c, cv) -> {
+                            switch (c) {
+                                case "volumeHandle" -> r.handle = text(p, cv);
+                                case "driver" -> r.driver = shared(text(p, cv));
+                                default -> p.skipChildren();
+                            }
+                        });
+                        case "storageClassName" -> r.storageClass = shared(text(p, sv));
+                        case "persistentVolumeReclaimPolicy" -> r.reclaimPolicy = shared(text(p, sv));
                         default -> p.skipChildren();
                     }
                 });
@@ -170,7 +185,13 @@ public final class Views {
                 default -> p.skipChildren();
             }
         });
-        return new Volume(r.name, r.resourceVersion, r.claimNamespace, r.claimName, r.handle, r.phase);
+        return new Volume(r.name, r.resourceVersion, r.claimNamespace, r.claimName, r.handle, r.phase,
+                r.storageClass, r.driver, r.reclaimPolicy);
+    }
+
+    /** One copy of a value every view shares (a class, a driver, a policy): the JVM's string table. */
+    private static String shared(String s) {
+        return s == null ? null : s.intern();
     }
 
     /** The string at the parser's current value, or null if it is not a string. */

@@ -35,16 +35,23 @@ public final class Waits implements AutoCloseable {
     private ListWatch<Views.Claim> claims;
     private ListWatch<Views.Volume> volumes;
     private final Stamps stamps;
+    private final Tenants tenants;
+    /** The first PV of the run's own whose reclaim policy is not Delete, as "name policy", or null. */
+    private volatile String kept;
 
     public Waits(KubernetesClient client, RequestStats stats, String namespace, String runId,
             RunConfig.WaitMode mode, Duration syncTimeout) throws Exception {
-        this(client, stats, namespace, runId, mode, syncTimeout, new Stamps());
+        this(client, stats, namespace, runId, mode, syncTimeout, new Stamps(), null);
     }
 
-    /** As above; the list-watches' handlers stamp what they see into {@code stamps}. */
+    /**
+     * As above; the list-watches' handlers stamp what they see into {@code stamps} and count the PVs of other
+     * claims of the run's provisioner into {@code tenants} (null: not counted).
+     */
     public Waits(KubernetesClient client, RequestStats stats, String namespace, String runId,
-            RunConfig.WaitMode mode, Duration syncTimeout, Stamps stamps) throws Exception {
+            RunConfig.WaitMode mode, Duration syncTimeout, Stamps stamps, Tenants tenants) throws Exception {
         this.stamps = stamps;
+        this.tenants = tenants;
         this.client = client;
         this.stats = stats;
         this.namespace = namespace;
@@ -66,11 +73,20 @@ public final class Waits implements AutoCloseable {
                 }, executor);
         volumes = new ListWatch<>(client.getHttpClient(), api + "persistentvolumes", null, Views::volume,
                 new ListWatch.Handler<>() {
+                    public void appeared(Views.Volume v) {
+                        if (tenants != null) {
+                            tenants.appeared(v);
+                        }
+                    }
+
                     public void changed(Views.Volume v) {
                         volumeChanged(v);
                     }
 
                     public void deleted(Views.Volume v) {
+                        if (tenants != null) {
+                            tenants.gone(v);
+                        }
                         CompletableFuture<String> f = gone.remove(v.name());
                         if (f != null) {
                             f.complete(v.name());
@@ -96,10 +112,22 @@ public final class Waits implements AutoCloseable {
             return;
         }
         long now = System.nanoTime();
+        if (kept == null && v.reclaimPolicy() != null && !"Delete".equals(v.reclaimPolicy())
+                && (tenants == null || tenants.own(v))) {
+            kept = v.name() + " " + v.reclaimPolicy();
+        }
         stamps.pvSeen(claim, v.handle(), now);
         if ("Released".equals(v.phase())) {
             stamps.released(claim, now);
         }
+    }
+
+    /**
+     * The first PV of the run's claims seen with a reclaim policy other than {@code Delete} ("name policy"), or null:
+     * csi-provisioner never deletes such a PV after its claim, so no delete of the run can complete.
+     */
+    public String kept() {
+        return kept;
     }
 
     /** The CSI volume handle of this PV as the informer has it, or null. */
@@ -109,6 +137,7 @@ public final class Waits implements AutoCloseable {
     }
 
     private void claimChanged(Views.Claim c) {
+        stamps.own(c.uid());
         if (c.marked() && !c.deleting()) {
             stamps.marked(c.name(), c.uid(), System.nanoTime());
         }

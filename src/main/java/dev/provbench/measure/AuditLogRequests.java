@@ -36,12 +36,30 @@ public final class AuditLogRequests implements Measurement {
                                     long atLimit, Double atLimitShare, Double boundShare, String verdict) {
     }
 
+    /**
+     * {@code ownRequests}: per component, its window requests whose object is one of the run's — its claims, their
+     * PVs ({@code pvc-<claim UID>}), their Events ({@code <claim>.<suffix>}) — by verb and resource, and per window op.
+     * LISTs and WATCHes name no object, so they are not in here (they are in {@code components}, shared).
+     */
+    public record OwnRequests(long requests, Double perOp, Map<String, Long> byVerbResource) {
+    }
+
+    public static final SectionKind<Map<String, OwnRequests>> OWN = SectionKind.of("ownRequests",
+            new com.fasterxml.jackson.core.type.TypeReference<Map<String, OwnRequests>>() {
+            }).scope(Scope.OWN_REQUESTS).rows(m -> {
+                List<Row> rows = new ArrayList<>();
+                m.forEach((who, o) -> rows.add(new Row("requests", "  " + who + " on the run's objects",
+                        o.requests() + (o.perOp() == null ? "" : " (" + Rows.num(o.perOp()) + "/op)") + ": "
+                                + Rows.map(o.byVerbResource()))));
+                return rows;
+            });
+
     /** {@code throttling.server.clients}: per component, its window requests by "flow schema → priority level". */
     public record Clients(Map<String, Map<String, Long>> clients) {
     }
 
     public static final SectionKind<ProvisionerBucket> BUCKET = SectionKind.of("throttling.provisioner",
-            ProvisionerBucket.class).rows(b -> List.of(new Row("throttling", b.method().startsWith("the stand-in")
+            ProvisionerBucket.class).scope(Scope.PROVISIONER_BUCKET).rows(b -> List.of(new Row("throttling", b.method().startsWith("the stand-in")
             ? "csi-provisioner (stand-in, exact)" : "csi-provisioner (estimated)", (b.verdict() == null ? ""
             : b.verdict().toUpperCase(Locale.ROOT) + " — ") + b.atLimit() + " of " + b.requests()
             + " requests at the bucket's limit" + (b.boundShare() == null ? "" : ", bucket empty "
@@ -49,7 +67,7 @@ public final class AuditLogRequests implements Measurement {
             + Rows.num(b.qps()) + "/" + b.burst() + (Boolean.TRUE.equals(b.assumed()) ? " (assumed: its defaults)"
             : "")) + " — " + b.method())));
 
-    public static final SectionKind<Clients> CLIENTS = SectionKind.of("throttling.server", Clients.class).rows(c -> {
+    public static final SectionKind<Clients> CLIENTS = SectionKind.of("throttling.server", Clients.class).scope(Scope.SERVER).rows(c -> {
         List<Row> rows = new ArrayList<>();
         c.clients().forEach((who, f) -> rows.add(new Row("throttling", "  " + who + " → priority level",
                 Rows.map(f))));
@@ -62,6 +80,7 @@ public final class AuditLogRequests implements Measurement {
     private final Double qps;
     private final Integer burst;
     private final io.fabric8.kubernetes.client.KubernetesClient client;
+    private final AuditLog.Own own;
     private Map<String, AuditLog.Counts> counts;
     private AuditLog.Read read;
     private RunWindow window;
@@ -78,10 +97,30 @@ public final class AuditLogRequests implements Measurement {
      * its defaults, assumed), and — with {@code client} — each component's flow schema and priority level.
      */
     public AuditLogRequests(Path log, Double qps, Integer burst, io.fabric8.kubernetes.client.KubernetesClient client) {
+        this(log, qps, burst, client, null);
+    }
+
+    /** As above; {@code own} tells the requests on the run's own objects apart (null: not told). */
+    public AuditLogRequests(Path log, Double qps, Integer burst, io.fabric8.kubernetes.client.KubernetesClient client,
+            AuditLog.Own own) {
         this.log = log;
         this.qps = qps;
         this.burst = burst;
         this.client = client;
+        this.own = own;
+    }
+
+    /**
+     * The run's own objects as the audit log names them: claims in its namespace named {@code pb-<run id>-…}, the
+     * Events about them (named {@code <claim>.<suffix>}), and PVs named {@code pvc-<UID>} of its claims.
+     */
+    public static AuditLog.Own ownObjects(String namespace, String runId, dev.provbench.load.Stamps stamps) {
+        String prefix = "pb-" + runId + "-";
+        return (resource, ns, name) -> switch (resource) {
+            case "persistentvolumeclaims", "events" -> namespace.equals(ns) && name.startsWith(prefix);
+            case "persistentvolumes" -> stamps.ownVolume(name);
+            default -> false;
+        };
     }
 
     /** Where the audit log stood before the run's first request: it is read from there on. */
@@ -110,7 +149,7 @@ public final class AuditLogRequests implements Measurement {
         window = w;
         try {
             Thread.sleep(FLUSH_MILLIS);
-            read = AuditLog.read(log, mark, w.runStart(), w.start(), w.end());
+            read = AuditLog.read(log, mark, w.runStart(), w.start(), w.end(), own);
             counts = read.counts();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -134,6 +173,15 @@ public final class AuditLogRequests implements Measurement {
         counts.forEach((name, c) -> components.put(name, new dev.provbench.report.RunReport.Requests(c.requests(),
                 c.byVerb(), c.byVerbResource(), c.byCode(), d.perOp(c.requests()), null)));
         d.put(ClientRequests.COMPONENTS, components.isEmpty() ? null : components);
+        if (own != null) {
+            Map<String, OwnRequests> mine = new java.util.TreeMap<>();
+            counts.forEach((name, c) -> {
+                if (c.ownRequests() > 0) {
+                    mine.put(name, new OwnRequests(c.ownRequests(), d.perOp(c.ownRequests()), c.own()));
+                }
+            });
+            d.put(OWN, mine.isEmpty() ? null : mine);
+        }
         bucket(d);
         if (schemas != null) {
             FlowMatch match = new FlowMatch(schemas);

@@ -58,7 +58,7 @@ public final class ClientRequests implements Measurement {
      */
     public static final SectionKind<Map<String, RunReport.Requests>> COMPONENTS = SectionKind.of("components",
             new TypeReference<Map<String, RunReport.Requests>>() {
-            }).rows(m -> {
+            }).scope(Scope.COMPONENTS).rows(m -> {
                 List<Row> rows = new ArrayList<>();
                 m.forEach((name, req) -> rows.add(new Row("components", name + " requests", req.total()
                         + (req.perOp() == null ? "" : " (" + Rows.num(req.perOp()) + " per op)") + ": "

@@ -74,7 +74,7 @@ public final class OperationStages implements Measurement {
                          Map<String, StageOps> ops, String driverCalls, boolean twoClocks, String note) {
     }
 
-    public static final SectionKind<Stages> STAGES = SectionKind.of("latency.stages", Stages.class).rows(st -> {
+    public static final SectionKind<Stages> STAGES = SectionKind.of("latency.stages", Stages.class).scope(Scope.STAGES).rows(st -> {
         List<Row> rows = new ArrayList<>();
         rows.add(new Row("stages", "create (mean ms)", line(st.create(), st.ops().get("create"))));
         rows.add(new Row("stages", "delete (mean ms)", line(st.delete(), st.ops().get("delete"))));
@@ -132,12 +132,6 @@ public final class OperationStages implements Measurement {
                 + "clocks of two machines; total %s ms</text></svg>\n", h - 6, Rows.num(total)));
         return b.toString();
     }
-    /** Pages of driver calls read per sample at most (10,000 each): 50,000 calls a second. */
-    static final int PAGES_PER_SAMPLE = 5;
-    static final int PAGE = 10_000;
-    /** Driver calls remembered for matching, per method. */
-    static final int MAX_CALLS = 2_000_000;
-
     static final List<String> CREATE = List.of("token wait", "POST answered", "claim marked for provisioner",
             "CreateVolume received", "CreateVolume answered", "PV seen", "Bound");
     static final List<String> DELETE = List.of("token wait", "DELETE answered", "claim gone", "PV Released",
@@ -151,103 +145,54 @@ public final class OperationStages implements Measurement {
     static final String NEGATIVE = "its start was seen by the tool's watch after its end by the driver (two observers"
             + ", or two clocks); the stages still add up, the one before is longer by as much";
 
-    /** First receipt and first OK answer of a driver call, in epoch µs (0 = none yet). */
-    private static final class Seen {
-        long received;
-        long answered;
-    }
-
     private final LoadRun run;
+    private final DriverCallTrack track;
     private final DriverCallSource driver;
     private final Path records;
-    private final Map<String, Seen> creates = new HashMap<>();
-    private final Map<String, Seen> deletes = new HashMap<>();
-    private long next;
-    private long missed;
-    private long overflow;
-    private String driverError;
     private RunWindow window;
 
-    /** @param driver null when no driver's calls can be read; {@code records} null for none */
-    public OperationStages(LoadRun run, DriverCallSource driver, Path records) {
+    /** @param track null when no driver's calls can be read; {@code records} null for none */
+    public OperationStages(LoadRun run, DriverCallTrack track, Path records) {
         this.run = run;
-        this.driver = driver;
+        this.track = track;
+        this.driver = track == null ? null : track.source();
         this.records = records;
     }
 
     @Override
     public synchronized void runStart(RunWindow w, long stepNanos, int intervals) {
         window = w;
-        if (driver != null) { // the calls before this run are not its own: start after them
-            try {
-                long at = 0;
-                for (int i = 0; i < 100; i++) { // the ring holds CallLog.CAPACITY calls: a few pages
-                    CallLog.Page p = driver.read(at, PAGE);
-                    at = p.next();
-                    if (p.calls().isEmpty()) {
-                        break;
-                    }
-                }
-                next = at;
-            } catch (Exception e) {
-                driverError = e.getMessage();
-            }
+        if (track != null) { // the calls before this run are not its own: start after them
+            track.begin();
         }
     }
 
     @Override
     public synchronized void sample(long nanos) {
-        drain(PAGES_PER_SAMPLE);
+        if (track != null) {
+            track.sample();
+        }
+    }
+
+    @Override
+    public synchronized void windowStart(RunWindow w) {
+        if (track != null) {
+            track.windowStart();
+        }
+    }
+
+    @Override
+    public synchronized void windowEnd(RunWindow w) {
+        if (track != null) {
+            track.windowEnd();
+        }
     }
 
     @Override
     public synchronized void finish(RunWindow w) {
         window = w;
-        drain(Integer.MAX_VALUE);
-    }
-
-    private void drain(int pages) {
-        if (driver == null) {
-            return;
-        }
-        try {
-            for (int i = 0; i < pages; i++) {
-                CallLog.Page p = driver.read(next, PAGE);
-                missed += p.missed();
-                for (CallLog.Call c : p.calls()) {
-                    add(c);
-                }
-                next = p.next();
-                if (p.calls().size() < PAGE) {
-                    break;
-                }
-            }
-            driverError = null;
-        } catch (Exception e) {
-            driverError = e.getMessage();
-        }
-    }
-
-    private void add(CallLog.Call c) {
-        Map<String, Seen> m = "CreateVolume".equals(c.method()) ? creates
-                : "DeleteVolume".equals(c.method()) ? deletes : null;
-        if (m == null || c.name() == null) {
-            return;
-        }
-        Seen s = m.get(c.name());
-        if (s == null) {
-            if (m.size() >= MAX_CALLS) {
-                overflow++;
-                return;
-            }
-            s = new Seen();
-            m.put(c.name(), s);
-        }
-        if (s.received == 0 || c.received() < s.received) {
-            s.received = c.received();
-        }
-        if ("OK".equals(c.code()) && (s.answered == 0 || c.answered() < s.answered)) {
-            s.answered = c.answered();
+        if (track != null) {
+            track.finish();
         }
     }
 
@@ -261,7 +206,7 @@ public final class OperationStages implements Measurement {
     /** The op's stamps in stage order (length 8: start + 7 ends), 0 where missing. */
     private long[] stamps(Stamps.Op op) {
         long[] a = op.at();
-        Seen s = op.key() == null ? null : (op.create() ? creates : deletes).get(op.key());
+        DriverCallTrack.Seen s = op.key() == null || track == null ? null : track.seen(op.create(), op.key());
         long rec = s == null || s.received == 0 ? 0 : toNanos(s.received);
         long ans = s == null || s.answered == 0 ? 0 : toNanos(s.answered);
         return new long[]{a[Stamps.START], a[Stamps.SENT], a[Stamps.ANSWERED], a[Stamps.SEEN_A],
@@ -309,12 +254,14 @@ public final class OperationStages implements Measurement {
         List<String> notes = new ArrayList<>();
         if (driver == null) {
             notes.add("no driver's calls to read (--driver-url): CreateVolume/DeleteVolume are inside the next stage");
-        } else if (driverError != null) {
-            notes.add("the driver's calls could not be read (" + driverError + "): ops without them are left out");
+        } else if (track.error() != null) {
+            notes.add("the driver's calls could not be read (" + track.error() + "): ops without them are left out");
         }
+        long missed = track == null ? 0 : track.missed();
         if (missed > 0) {
             notes.add(missed + " driver calls were overwritten before they were read");
         }
+        long overflow = track == null ? 0 : track.overflow();
         if (overflow > 0 || run.stamps().overflow() > 0) {
             notes.add("more ops or calls than kept: " + (overflow + run.stamps().overflow()) + " left out");
         }

@@ -32,7 +32,7 @@ public final class ProvisionerLog implements Measurement {
     public record LogLines(long logLines) {
     }
 
-    public static final SectionKind<Log> LOG = SectionKind.of("provisioner", Log.class).rows(l -> {
+    public static final SectionKind<Log> LOG = SectionKind.of("provisioner", Log.class).scope(Scope.PROVISIONER).rows(l -> {
         List<Row> rows = new ArrayList<>();
         if (l.throttlingLines() != null) {
             rows.add(new Row("provisioner", "throttling log lines", l.throttlingLines() + " (" + l.logSource() + ")"));
@@ -45,6 +45,7 @@ public final class ProvisionerLog implements Measurement {
             : List.of(Metric.count("provisioner-throttling-lines", l.throttlingLines())));
 
     public static final SectionKind<LogLines> LOG_LINES = SectionKind.of("throttling.provisioner", LogLines.class)
+            .scope(Scope.PROVISIONER_BUCKET)
             .rows(l -> List.of(new Row("throttling", "csi-provisioner (its log, a lower bound)", l.logLines()
                     + " throttling lines")));
     private final Path file;

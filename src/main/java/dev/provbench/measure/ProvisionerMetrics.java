@@ -29,7 +29,7 @@ public final class ProvisionerMetrics implements Measurement {
                           String metricsNote) {
     }
 
-    public static final SectionKind<Metrics> METRICS = SectionKind.of("provisioner", Metrics.class).rows(m -> {
+    public static final SectionKind<Metrics> METRICS = SectionKind.of("provisioner", Metrics.class).scope(Scope.PROVISIONER).rows(m -> {
         List<Row> rows = new ArrayList<>();
         if (m.metrics() != null) {
             String reset = m.metricsResets() == null ? "" : " (RESET " + m.metricsResets() + "x, segments summed)";

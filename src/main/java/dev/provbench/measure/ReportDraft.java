@@ -69,6 +69,11 @@ public final class ReportDraft {
         this.grid = grid;
     }
 
+    /** The kinds of the sections put so far, in order. */
+    List<SectionKind<?>> kinds() {
+        return sections.stream().<SectionKind<?>>map(Section::kind).toList();
+    }
+
     public Grid grid() {
         return grid;
     }
@@ -153,6 +158,15 @@ public final class ReportDraft {
      * and delete total p99); null when none is set or there is no ops section.
      */
     static List<RunReport.Threshold> thresholds(ReportBuilder.Slo slo, Operations.Ops ops, Operations.Latencies lat) {
+        return thresholds(slo, ops, lat, null);
+    }
+
+    /**
+     * As above; {@code --require-alone}: {@code require-alone} (limit 0) vs {@code window.sharedWith}'s activity of
+     * other tenants, −1 (failed) when nothing could tell.
+     */
+    static List<RunReport.Threshold> thresholds(ReportBuilder.Slo slo, Operations.Ops ops, Operations.Latencies lat,
+            SharedCluster.SharedWith shared) {
         if (slo == null || ops == null) {
             return null;
         }
@@ -175,6 +189,11 @@ public final class ReportDraft {
             double p99 = Math.max(lat.create().total().p99(), lat.delete().total().p99());
             out.add(new RunReport.Threshold("max-p99-ms", slo.maxP99Ms(), p99, p99 <= slo.maxP99Ms()));
         }
+        if (slo.requireAlone()) {
+            Long activity = shared == null ? null : shared.activity();
+            out.add(new RunReport.Threshold("require-alone", 0, activity == null ? -1 : activity,
+                    activity != null && activity == 0));
+        }
         return out;
     }
 
@@ -185,7 +204,8 @@ public final class ReportDraft {
      */
     public RunReport build(String version, String mode, String runId, JsonNode config, RunReport.Cleanup cleanup,
             ReportBuilder.Slo slo) {
-        List<RunReport.Threshold> thresholds = thresholds(slo, get(Operations.OPS), get(Operations.LATENCY));
+        List<RunReport.Threshold> thresholds = thresholds(slo, get(Operations.OPS), get(Operations.LATENCY),
+                get(SharedCluster.SHARED_WITH));
         Boolean passed = thresholds == null ? null : thresholds.stream().allMatch(RunReport.Threshold::passed);
         return RunReport.builder().tool(new RunReport.Tool("provbench", version)).mode(mode).runId(runId)
                 .passed(passed).config(config).sections(sections).cleanup(cleanup).thresholds(thresholds)

@@ -42,7 +42,7 @@ public final class Resources implements Measurement {
     /** {@code resources}: by component, in the order they were added. */
     public static final SectionKind<Map<String, Component>> RESOURCES = SectionKind.of("resources",
             new TypeReference<Map<String, Component>>() {
-            }).rows(m -> {
+            }).scope(Scope.RESOURCES).rows(m -> {
                 List<Row> rows = new ArrayList<>();
                 m.forEach((name, x) -> rows.add(new Row("resources", name, row(x))));
                 return rows;

@@ -51,7 +51,7 @@ public final class ServerThrottling implements Measurement {
                          Long rejected, Integer resets) {
     }
 
-    public static final SectionKind<Server> SERVER = SectionKind.of("throttling.server", Server.class).rows(sv -> {
+    public static final SectionKind<Server> SERVER = SectionKind.of("throttling.server", Server.class).scope(Scope.SERVER).rows(sv -> {
         if (!sv.readable()) {
             return List.of(new Row("throttling", "server side (APF)", "not read: " + sv.reason()));
         }

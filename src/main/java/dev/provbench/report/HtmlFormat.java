@@ -24,6 +24,7 @@ public final class HtmlFormat implements ReportFormat {
                 .append("table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.25em .6em;")
                 .append("text-align:left;vertical-align:top}th{background:#f3f3f3}\n")
                 .append("td.s{color:#666}.pass{color:#176f2c;font-weight:bold}.fail{color:#b00020;font-weight:bold}\n")
+                .append(".warn{color:#9a3412;background:#fff7ed;border-left:3px solid #ea580c;padding:4px 8px}\n")
                 .append("svg{background:#fafafa;border:1px solid #ddd}svg text{font:11px sans-serif;fill:#555}\n")
                 .append("</style></head><body>\n<h1>provbench run <code>").append(esc(r.runId()))
                 .append("</code></h1>\n");

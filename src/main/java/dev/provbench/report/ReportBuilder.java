@@ -12,7 +12,11 @@ public final class ReportBuilder {
      * What a run must meet to exit 0. Always checked: some operation completed in the window, and no more than
      * {@code maxFailureRatio} of the window's operations (completed + failed) failed; the rest only when set.
      */
-    public record Slo(Double minOpsPerSec, Long maxFailures, Double maxP99Ms, double maxFailureRatio) {
+    public record Slo(Double minOpsPerSec, Long maxFailures, Double maxP99Ms, double maxFailureRatio,
+                      boolean requireAlone) {
+        public Slo(Double minOpsPerSec, Long maxFailures, Double maxP99Ms, double maxFailureRatio) {
+            this(minOpsPerSec, maxFailures, maxP99Ms, maxFailureRatio, false);
+        }
     }
 
     /** A latency summary in milliseconds from a histogram in microseconds. */

@@ -76,8 +76,17 @@ public final class Rows {
         }
         Map<String, List<SectionKind.Row>> bySection = new LinkedHashMap<>();
         for (Section<?> s : r.sections()) {
-            for (SectionKind.Row x : s.rows()) {
+            List<SectionKind.Row> own = s.rows();
+            for (SectionKind.Row x : own) {
                 bySection.computeIfAbsent(x.section(), k -> new ArrayList<>()).add(x);
+            }
+            String scope = s.kind().scope();
+            if (scope != null && !own.isEmpty()) {
+                List<SectionKind.Row> group = bySection.get(own.get(0).section());
+                SectionKind.Row row = row(own.get(0).section(), "  scope", scope);
+                if (!group.contains(row)) {
+                    group.add(row);
+                }
             }
         }
         bySection.values().forEach(rows::addAll);

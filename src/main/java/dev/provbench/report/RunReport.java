@@ -23,7 +23,7 @@ import java.util.Objects;
  */
 public final class RunReport {
 
-    public static final int SCHEMA_VERSION = 4;
+    public static final int SCHEMA_VERSION = 5;
 
     public record Tool(String name, String version) {
     }
@@ -272,8 +272,15 @@ public final class RunReport {
         if (config != null) {
             root.set("config", config.deepCopy());
         }
+        ObjectNode scopes = m.createObjectNode();
         for (Section<?> s : sections) {
             merge(root, s.kind().path(), m.valueToTree(s.value()));
+            if (s.kind().scope() != null) {
+                scopes.put(s.kind().path(), s.kind().scope());
+            }
+        }
+        if (!scopes.isEmpty()) {
+            root.set("scopes", scopes);
         }
         put(root, "cleanup", cleanup);
         put(root, "thresholds", thresholds);

@@ -55,6 +55,7 @@ public final class SectionKind<T> {
     private BiFunction<T, RunReport, String> html;
     private Function<T, String> headline;
     private ToLongFunction<T> iterations;
+    private String scope;
 
     private SectionKind(String path, JavaType type) {
         if (!path.matches("[a-zA-Z][a-zA-Z0-9]*(\\.[a-zA-Z][a-zA-Z0-9]*)*")) {
@@ -94,6 +95,21 @@ public final class SectionKind<T> {
     public SectionKind<T> headline(Function<T, String> f) {
         headline = f;
         return this;
+    }
+
+    /**
+     * What the section's figures count, where that is not only the run's own objects: {@code shared: …} for a figure
+     * of a component other tenants use too (csi-provisioner's whole process, kube-apiserver's queues), or a
+     * statement of which parts are the run's and which are shared. Written under the report's {@code scopes} (by
+     * this kind's path) and as the section's {@code scope} row.
+     */
+    public SectionKind<T> scope(String statement) {
+        scope = statement;
+        return this;
+    }
+
+    public String scope() {
+        return scope;
     }
 
     /** The benchmark line's iteration count (Go's b.N): the ops the window completed. */

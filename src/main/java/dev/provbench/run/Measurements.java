@@ -12,6 +12,7 @@ import dev.provbench.local.LocalCluster;
 import dev.provbench.measure.AuditLogRequests;
 import dev.provbench.measure.ClientRequests;
 import dev.provbench.measure.DriverCalls;
+import dev.provbench.measure.DriverCallTrack;
 import dev.provbench.measure.Measurement;
 import dev.provbench.measure.OperationStages;
 import dev.provbench.measure.Operations;
@@ -19,6 +20,7 @@ import dev.provbench.measure.ProvisionerLog;
 import dev.provbench.measure.ProvisionerMetrics;
 import dev.provbench.measure.Resources;
 import dev.provbench.measure.ServerThrottling;
+import dev.provbench.measure.SharedCluster;
 import dev.provbench.measure.StandInRequests;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -45,12 +47,24 @@ public final class Measurements {
      */
     record Sources(LoadRun run, KubernetesClient client, RequestStats stats, LocalCluster cluster,
                    DriverCounts inProcessDriver, dev.provbench.csi.CallLog callLog, HttpGet http,
-                   Map<URI, MetricsScrape> scrapes) {
+                   Map<URI, MetricsScrape> scrapes, DriverCallTrack[] track, boolean[] trackMade) {
         /** {@code http}: the evidence reads' client, which the caller closes when the run's reports are written. */
         Sources(LoadRun run, KubernetesClient client, RequestStats stats, HttpGet http, LocalCluster cluster,
                 DriverCounts inProcessDriver, dev.provbench.csi.CallLog callLog) {
             this(run, client, stats, cluster, inProcessDriver, callLog, http,
-                    new java.util.concurrent.ConcurrentHashMap<>());
+                    new java.util.concurrent.ConcurrentHashMap<>(), new DriverCallTrack[1], new boolean[1]);
+        }
+
+        /** The driver's call log as the run reads it, one per run, shared by the measurements; null: none. */
+        DriverCallTrack driverCalls(RunRequest.Checked c) {
+            synchronized (scrapes) {
+                if (track[0] == null && !trackMade[0]) {
+                    trackMade[0] = true;
+                    DriverCallSource source = Measurements.driverCalls(c, this);
+                    track[0] = source == null ? null : new DriverCallTrack(source);
+                }
+                return track[0];
+            }
         }
 
         /** One scrape per metrics page and run, shared by every measurement that reads the page. */
@@ -75,7 +89,9 @@ public final class Measurements {
             entry((c, s) -> new ClientRequests(s.stats()), ClientRequests.REQUESTS, ClientRequests.THROTTLING),
             entry(Measurements::standIns, ClientRequests.COMPONENTS, AuditLogRequests.BUCKET),
             entry(Measurements::driverCounts, DriverCalls.DRIVER),
-            entry((c, s) -> new OperationStages(s.run(), driverCalls(c, s), c.records()), OperationStages.STAGES),
+            entry((c, s) -> new OperationStages(s.run(), s.driverCalls(c), c.records()), OperationStages.STAGES),
+            // after DriverCalls: reads its otherCalls
+            entry((c, s) -> new SharedCluster(s.run()), SharedCluster.SHARED_WITH),
             entry((c, s) -> c.provisionerLog() == null && c.provisionerPodNamespace() == null ? null
                     : new ProvisionerLog(c.provisionerLog(), s.client(), c.provisionerPodNamespace(),
                     c.provisionerPodSelector(), c.request().provisionerContainer), ProvisionerLog.LOG,
@@ -83,8 +99,9 @@ public final class Measurements {
             entry((c, s) -> c.provisionerMetrics() == null ? null
                     : new ProvisionerMetrics(s.scrape(c.provisionerMetrics())), ProvisionerMetrics.METRICS),
             entry((c, s) -> c.auditLog() == null ? null : new AuditLogRequests(c.auditLog(),
-                    c.request().provisionerKubeApiQps, c.request().provisionerKubeApiBurst, s.client()),
-                    ClientRequests.COMPONENTS, AuditLogRequests.BUCKET, AuditLogRequests.CLIENTS),
+                    c.request().provisionerKubeApiQps, c.request().provisionerKubeApiBurst, s.client(),
+                    AuditLogRequests.ownObjects(c.config().namespace(), s.run().runId(), s.run().stamps())),
+                    ClientRequests.COMPONENTS, AuditLogRequests.BUCKET, AuditLogRequests.CLIENTS, AuditLogRequests.OWN),
             entry(Measurements::resources, Resources.RESOURCES),
             // after Resources: its edge reads stay right at the edges
             entry((c, s) -> s.cluster() != null ? null : new ServerThrottling(s.client()), ServerThrottling.SERVER));
@@ -135,9 +152,11 @@ public final class Measurements {
     private static Measurement driverCounts(RunRequest.Checked c, Sources s) {
         if (s.cluster() == null && c.driverUrl() != null) {
             return new DriverCalls(new DriverStatsHttp(s.http(), c.driverUrl(), org.eclipse.microprofile.config.ConfigProvider
-                    .getConfig().getOptionalValue("provbench.api.token", String.class)));
+                    .getConfig().getOptionalValue("provbench.api.token", String.class)), s.driverCalls(c),
+                    s.run().stamps(), s.run().tenants()::driver);
         }
-        return s.inProcessDriver() == null ? null : new DriverCalls(s.inProcessDriver());
+        return s.inProcessDriver() == null ? null : new DriverCalls(s.inProcessDriver(), s.driverCalls(c),
+                s.run().stamps(), s.run().tenants()::driver);
     }
 
     /** Where the driver's CreateVolume/DeleteVolume times are read: this process's driver, or --driver-url's. */

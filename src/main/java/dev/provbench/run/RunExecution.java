@@ -57,7 +57,7 @@ public final class RunExecution {
                            Double plannedSeconds, Long plannedCycles, long creates, long deletes, long failures,
                            long inFlight, Double opsPerSecond, double recentOpsPerSecond, long requests,
                            long throttled, double throttleWaitSeconds, List<Sample> samples,
-                           OperationStages.Stages stages) {
+                           OperationStages.Stages stages, String sharedWith) {
     }
 
     /** The span of {@code recentOpsPerSecond}. */
@@ -81,6 +81,13 @@ public final class RunExecution {
     private volatile boolean abortRequested;
     private final List<Sample> samples = new ArrayList<>();
     private volatile java.util.function.Supplier<OperationStages.Stages> liveStages;
+
+    private volatile java.util.function.Supplier<String> liveShared;
+
+    /** Where the live view reads what other tenants of the provisioner did so far (null: none seen). */
+    void liveShared(java.util.function.Supplier<String> s) {
+        liveShared = s;
+    }
 
     /** Where the live view reads the stages of the window's ops so far. */
     void liveStages(java.util.function.Supplier<OperationStages.Stages> s) {
@@ -192,6 +199,7 @@ public final class RunExecution {
         state = ending.state();
         run = null;
         liveStages = null;
+        liveShared = null;
     }
 
     /** Records one point of the live series (called every second while running). */
@@ -250,7 +258,7 @@ public final class RunExecution {
                 w.opened() ? ReportBuilder.round(w.warmupSeconds()) : null, ReportBuilder.round(windowSeconds),
                 planned(), plannedCycles(), c.creates(), c.deletes(), c.failures(), log.inFlight(), rate, recentRate(),
                 s.total(), s.throttled(), ReportBuilder.round(s.waitSeconds()), copy,
-                liveStages == null ? null : liveStages.get());
+                liveStages == null ? null : liveStages.get(), liveShared == null ? null : liveShared.get());
     }
 
     private Progress fromReport(List<Sample> copy) {
@@ -262,7 +270,12 @@ public final class RunExecution {
                 w.seconds(), planned(), plannedCycles(), o.creates(), o.deletes(), o.failures(), o.inFlightAtEnd(),
                 o.opsPerSecond(), recentRate(), q.totalIncludingCleanup(), copy.isEmpty() ? t.throttled()
                 : copy.get(copy.size() - 1).throttled(), t.waitSeconds(), copy,
-                report.section(OperationStages.STAGES));
+                report.section(OperationStages.STAGES), sharedLine(report.section(
+                dev.provbench.measure.SharedCluster.SHARED_WITH)));
+    }
+
+    private static String sharedLine(dev.provbench.measure.SharedCluster.SharedWith s) {
+        return s == null || !Boolean.TRUE.equals(s.shared()) ? null : s.summary();
     }
 
     private Double planned() {

@@ -146,6 +146,7 @@ public class RunExecutor {
                 return;
             }
             RunConfig cfg = e.checked().config();
+            s.run().tenants().driver(pre.provisioner());
             if (!cfg.stallTimeout().isZero()) { // its few LISTs only if it looks: the run's own client
                 s.run().withStall(new Stall(s.client(), cfg.namespace(), e.id(), cfg.storageClass(), pre.provisioner(),
                         cfg.stallTimeout()));
@@ -157,6 +158,9 @@ public class RunExecutor {
         for (Measurement m : ms) {
             if (m instanceof dev.provbench.measure.OperationStages st) {
                 e.liveStages(st::live);
+            }
+            if (m instanceof dev.provbench.measure.SharedCluster sc) {
+                e.liveShared(sc::live);
             }
             m.idle();
         }
@@ -281,19 +285,36 @@ public class RunExecutor {
                 return null;
             }
             if (r.staleClaims() > 0) {
+                java.util.Set<String> active = r.active();
                 String runs = String.join(", ", r.staleRuns().keySet());
+                if (!active.isEmpty()) {
+                    say.accept("warning: run(s) " + String.join(", ", active) + " in namespace " + cfg.namespace()
+                            + " made a claim less than " + Durations.format(Preflight.ACTIVE_WITHIN) + " ago and may "
+                            + "still be running: this run shares the namespace with them (its figures stay its own: "
+                            + "its claims are told by its run ID)");
+                }
                 if (!e.request().cleanupStale) {
                     say.accept("warning: " + r.staleClaims() + " claim(s) of earlier runs (" + runs + ") are in "
                             + "namespace " + cfg.namespace() + ": 'provbench cleanup --all --namespace "
                             + cfg.namespace() + "' removes them (or run with --cleanup-stale)");
                 } else {
-                    say.accept("removing " + r.staleClaims() + " claim(s) of earlier runs (" + runs + ") first "
-                            + "(--cleanup-stale)");
-                    RunCleanup.Result gone = new RunCleanup(c, cfg.namespace(), null, cfg.cleanupTimeout()).run();
-                    if (!gone.clean()) {
-                        fail(e, "--cleanup-stale: " + gone.leftover().size() + " object(s) of earlier runs remain: "
-                                + gone.leftover().get(0) + (gone.leftover().size() > 1 ? ", …" : ""), say);
-                        return null;
+                    // a run that may still be running keeps its claims: removing them would break it
+                    for (String old : r.staleRuns().keySet()) {
+                        if (active.contains(old)) {
+                            say.accept("--cleanup-stale: not removing the claims of run " + old + ": it may still "
+                                    + "be running ('provbench cleanup --run-id " + old + " --namespace "
+                                    + cfg.namespace() + "' removes them once it is not)");
+                            continue;
+                        }
+                        say.accept("removing " + r.staleRuns().get(old) + " claim(s) of earlier run " + old
+                                + " first (--cleanup-stale)");
+                        RunCleanup.Result gone = new RunCleanup(c, cfg.namespace(), old, cfg.cleanupTimeout()).run();
+                        if (!gone.clean()) {
+                            fail(e, "--cleanup-stale: " + gone.leftover().size() + " object(s) of earlier runs "
+                                    + "remain: " + gone.leftover().get(0) + (gone.leftover().size() > 1 ? ", …" : ""),
+                                    say);
+                            return null;
+                        }
                     }
                 }
             }
@@ -323,7 +344,7 @@ public class RunExecutor {
                 VolumeStore st = store.get();
                 return DriverCounts.of(st.volumesCreated(), st.volumesDeleted(), callMetrics.get().counts(),
                         injector.get().injectedCounts(), java.lang.management.ManagementFactory.getRuntimeMXBean()
-                                .getStartTime() / 1000.0);
+                                .getStartTime() / 1000.0).withName(driverConfig.name());
             }
 
             public String source() {

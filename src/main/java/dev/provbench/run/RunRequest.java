@@ -151,6 +151,11 @@ public class RunRequest {
             + "operation completed always fails.")
     public double maxFailureRatio = 0.5;
 
+    @Option(names = "--require-alone", description = "Fail (exit 1) when the run was not alone: other claims of "
+            + "its provisioner came or went in the window, or the driver served other volumes (window.sharedWith), "
+            + "or that could not be told.")
+    public boolean requireAlone;
+
     @Option(names = "--max-p99", description = "Fail (exit 1) if the create or delete total p99 exceeds this, "
             + "e.g. 30s.")
     public String maxP99;
@@ -530,7 +535,7 @@ public class RunRequest {
         RunConfig cfg = new RunConfig(threads, d, cycles == null ? 0 : cycles, timeout, namespace,
                 local ? LocalCluster.STORAGE_CLASS : storageClass, size, accessMode, waitMode, qps, burst, step,
                 warm, warmMax, grace, cleanupIn, stallIn, rampIn);
-        return new Checked(this, cfg, new ReportBuilder.Slo(minOpsPerSec, maxFailures, p99, maxFailureRatio), kc,
+        return new Checked(this, cfg, new ReportBuilder.Slo(minOpsPerSec, maxFailures, p99, maxFailureRatio, requireAlone), kc,
                 log, podNs,
                 podSelector, metrics, audit, driver, procs, writable("records", records));
     }

@@ -146,13 +146,25 @@ class RunCommandTest {
                 "/latency/delete/pipeline/max", "/requests/total", "/requests/byVerb", "/requests/perOp",
                 "/requests/totalIncludingCleanup", "/throttling/throttled", "/throttling/over50ms",
                 "/throttling/over1s", "/throttling/waitSeconds", "/driver/createVolume", "/driver/deleteVolume",
+                "/driver/totals/createVolume", "/driver/agreement/basis", "/window/sharedWith/shared",
                 "/resources/tool/cpuCoresIdle", "/resources/tool/cpuCoresWindow", "/resources/tool/cpuSecondsPerOp",
                 "/resources/tool/rssBytesIdle", "/resources/tool/rssBytesPeak", "/timeseries/0/phase",
                 "/config/threads", "/config/duration", "/config/qps", "/config/ramp", "/config/standIn/qps",
                 "/config/standIn/reads"}) {
             assertFalse(n.at(path).isMissingNode(), path);
         }
-        assertEquals(4, n.at("/schemaVersion").asInt());
+        assertEquals(5, n.at("/schemaVersion").asInt());
+        // one tenant: the driver's figures are the run's own volumes and agree with its totals; alone, and said so
+        DriverCalls.Driver drv = report.section(DriverCalls.DRIVER);
+        assertEquals("run", drv.scope());
+        assertEquals(30, drv.totals().createVolume());
+        assertEquals(0, drv.otherCalls());
+        assertEquals("own volumes", drv.agreement().basis());
+        dev.provbench.measure.SharedCluster.SharedWith sw = report.section(dev.provbench.measure.SharedCluster.SHARED_WITH);
+        assertEquals(Boolean.FALSE, sw.shared(), sw.toString());
+        assertEquals(0L, sw.pvsCreated());
+        assertTrue(n.at("/scopes/resources").asText().startsWith("shared"), n.at("/scopes").toString());
+        assertTrue(n.at("/scopes/driver").asText().startsWith("own"), n.at("/scopes").toString());
         assertEquals("lister", n.at("/config/standIn/reads").asText(), "the checked configuration, serialized");
         // where the time goes: every stage of the 30 creates and 30 deletes (the driver is in this process),
         // partitioning each op: without the token wait the stages' means add up to the pipeline's mean

@@ -10,7 +10,7 @@ class CallLogTest {
     void pagesOnAndSaysWhatItOverwrote() {
         CallLog log = new CallLog();
         for (int i = 1; i <= 5; i++) {
-            log.add("CreateVolume", "pvc-" + i, "v" + i, i * 10, i * 10 + 1, "OK");
+            log.add("CreateVolume", "pvc-" + i, "v" + i, i * 10, i * 10 + 1, "OK", false);
         }
         CallLog.Page p = log.after(0, 3);
         assertEquals(3, p.calls().size());
@@ -22,7 +22,7 @@ class CallLogTest {
         assertEquals(0, log.after(5, 100).calls().size());
         // a reader that fell behind by more than the ring holds learns how many it missed
         for (int i = 0; i < CallLog.CAPACITY + 10; i++) {
-            log.add("DeleteVolume", "v", null, 1, 2, "OK");
+            log.add("DeleteVolume", "v", null, 1, 2, "OK", false);
         }
         p = log.after(5, 10);
         assertEquals(10, p.missed());

@@ -51,7 +51,8 @@ class ListWatchTest {
             + "\"uid\":\"u-1\",\"resourceVersion\":\"42\",\"annotations\":{\"a\":\"b\"},\"managedFields\":[{\"manager\":"
             + "\"m\",\"fieldsV1\":{\"f:spec\":{}}}]},\"spec\":{\"claimRef\":{\"name\":\"c\",\"namespace\":\"ns\","
             + "\"uid\":\"cu\"},\"capacity\":{\"storage\":\"1Gi\"},\"csi\":{\"driver\":\"d\",\"volumeHandle\":\"h-1\","
-            + "\"volumeAttributes\":{\"volumeHandle\":\"not this\"}},\"nodeAffinity\":{\"required\":"
+            + "\"volumeAttributes\":{\"volumeHandle\":\"not this\",\"driver\":\"nor this\"}},\"storageClassName\":\"sc\","
+            + "\"persistentVolumeReclaimPolicy\":\"Retain\",\"nodeAffinity\":{\"required\":"
             + "{\"nodeSelectorTerms\":[]}}},\"status\":{\"phase\":\"Released\"}}";
     static final String PVC = "{\"apiVersion\":\"v1\",\"kind\":\"PersistentVolumeClaim\",\"metadata\":{\"name\":\"c\","
             + "\"namespace\":\"ns\",\"uid\":\"cu\",\"resourceVersion\":\"41\",\"deletionTimestamp\":\"2026-01-01T00:00:00Z\","
@@ -65,7 +66,7 @@ class ListWatchTest {
         try (JsonParser p = json.createParser(PV)) {
             p.nextToken();
             Views.Volume v = Views.volume(p);
-            assertEquals(new Views.Volume("pvc-1", "42", "ns", "c", "h-1", "Released"), v);
+            assertEquals(new Views.Volume("pvc-1", "42", "ns", "c", "h-1", "Released", "sc", "d", "Retain"), v);
             assertEquals("c", v.claimIn("ns"));
             assertNull(v.claimIn("other"));
             assertNull(p.nextToken(), "the parser is at the object's end");
@@ -173,6 +174,10 @@ class ListWatchTest {
     private ListWatch<Views.Volume> volumes() {
         return new ListWatch<>(client.getHttpClient(), client.getMasterUrl().toString().replaceAll("/+$", "")
                 + "/api/v1/persistentvolumes", null, Views::volume, new ListWatch.Handler<>() {
+                    public void appeared(Views.Volume v) {
+                        handled.add("appeared " + v.name());
+                    }
+
                     public void changed(Views.Volume v) {
                         handled.add("changed " + v.name() + "@" + v.resourceVersion() + " " + v.phase());
                     }
@@ -212,10 +217,11 @@ class ListWatchTest {
         try (ListWatch<Views.Volume> lw = volumes()) {
             lw.start().get(10, TimeUnit.SECONDS);
             await(() -> handled.contains("changed d@41 Bound"), "the last watch's event");
+            // appeared: once per object the cache did not have — first listed, ADDED, or new on the relist
             assertEquals(List.of(
-                    "changed a@5 Bound", "changed b@6 Bound",
-                    "changed c@11 Pending", "changed a@12 Released", "changed c@13 Bound", "deleted b@14",
-                    "changed a@30 Released", "changed d@31 Available", "deleted c@13",
+                    "appeared a", "changed a@5 Bound", "appeared b", "changed b@6 Bound",
+                    "appeared c", "changed c@11 Pending", "changed a@12 Released", "changed c@13 Bound", "deleted b@14",
+                    "changed a@30 Released", "appeared d", "changed d@31 Available", "deleted c@13",
                     "changed d@41 Bound"), handled);
             assertEquals("41", lw.resourceVersion());
             assertEquals("Released", lw.get("a").phase());
@@ -282,7 +288,7 @@ class ListWatchTest {
             long ms = TimeUnit.NANOSECONDS.toMillis(seenAt.get(i + 2) - seenAt.get(i + 1));
             assertTrue(ms >= pauses[i] - 50, "pause " + i + ": " + ms + " ms");
         }
-        assertEquals(List.of("changed a@5 Bound", "deleted a@12"), handled);
+        assertEquals(List.of("appeared a", "changed a@5 Bound", "deleted a@12"), handled);
     }
 
     @Test

@@ -75,4 +75,46 @@ class AuditLogRequestsTest {
         // given as unlimited: not bound
         assertEquals("not bound", replay(log(dir, 0, 0.01), -1.0, 10, warnings).verdict());
     }
+
+    private static String line(double t, String user, String verb, String resource, String ns, String name) {
+        return "{\"stage\":\"ResponseComplete\",\"requestReceivedTimestamp\":\"" + T0.plusNanos((long) (t * 1e9))
+                + "\",\"user\":{\"username\":\"" + user + "\",\"groups\":[]},\"verb\":\"" + verb
+                + "\",\"objectRef\":{\"resource\":\"" + resource + "\"" + (ns == null ? "" : ",\"namespace\":\"" + ns + "\"")
+                + (name == null ? "" : ",\"name\":\"" + name + "\"") + "},\"requestURI\":\"/x\","
+                + "\"responseStatus\":{\"code\":200}}";
+    }
+
+    @Test
+    void theRequestsOnTheRunsOwnObjectsAreToldApart(@TempDir Path dir) throws Exception {
+        String prov = "system:serviceaccount:provbench:csi-provisioner";
+        String kcm = "system:kube-controller-manager";
+        Path log = dir.resolve("audit-own.log");
+        Files.write(log, List.of(
+                line(1, prov, "create", "persistentvolumes", null, "pvc-u1"), // the run's claim's PV
+                line(2, prov, "create", "persistentvolumes", null, "pvc-u9"), // another tenant's
+                line(3, prov, "create", "events", "ns", "pb-r1-1.18a2"), // an Event about the run's claim
+                line(4, prov, "create", "events", "other", "pb-r1-1.18a2"), // same name, another namespace
+                line(5, prov, "list", "persistentvolumes", null, null), // names no object
+                line(6, kcm, "update", "persistentvolumeclaims", "ns", "pb-r1-1"),
+                line(7, kcm, "update", "persistentvolumeclaims", "ns", "pb-r2-1"), // another run's claim
+                line(70, prov, "delete", "persistentvolumes", null, "pvc-u1"))); // after the window
+        dev.provbench.load.Stamps stamps = new dev.provbench.load.Stamps();
+        stamps.own("u1");
+        AuditLogRequests m = new AuditLogRequests(log, 5.0, 10, null, AuditLogRequests.ownObjects("ns", "r1", stamps));
+        RunWindow w = new RunWindow(T0, 0, 0, 60_000_000_000L, false);
+        m.finish(w);
+        ReportDraft d = new ReportDraft(new ReportDraft.Grid(w, 10_000_000_000L, 60_000_000_000L));
+        Operations.OpLatency l = new Operations.OpLatency(NONE, NONE, NONE);
+        d.put(Operations.OPS, new Operations.Ops(1, 1, 0, Map.of(), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        d.put(Operations.LATENCY, new Operations.Latencies(l, l));
+        m.report(d);
+        RunReport r = d.build("t", "cluster", "id", null, null, null);
+        Map<String, AuditLogRequests.OwnRequests> own = r.section(AuditLogRequests.OWN);
+        assertEquals(2, own.get("csi-provisioner").requests(), own.toString());
+        assertEquals(Map.of("create events", 1L, "create persistentvolumes", 1L),
+                own.get("csi-provisioner").byVerbResource());
+        assertEquals(1.0, own.get("csi-provisioner").perOp(), "2 requests over 2 window ops");
+        assertEquals(1, own.get("kube-controller-manager").requests());
+        assertEquals(5, r.section(ClientRequests.COMPONENTS).get("csi-provisioner").total(), "all of its window's");
+    }
 }
