@@ -56,8 +56,8 @@ public final class SharedCluster implements Measurement {
     static final String CALL_LOG = "the driver's call log";
 
     private final LoadRun run;
-    private Tenants.Count atStart;
-    private Tenants.Count atEnd;
+    private volatile Tenants.Count atStart; // volatile: the live page reads them from its own thread
+    private volatile Tenants.Count atEnd;
 
     public SharedCluster(LoadRun run) {
         this.run = run;

@@ -132,4 +132,26 @@ class SectionsTest {
             assertTrue(units.contains("Unit " + u + " better="), u + " in\n" + units);
         }
     }
+
+    @Test
+    void aSharedClusterIsSaidInEveryFormAndScopesAreWritten() throws Exception {
+        ReportDraft d = draft();
+        d.put(Operations.WINDOW, new Operations.Window("a", "b", 1, false, 60, "steady", "r", 10, 0.0, List.of(0.0,
+                0.0), 0.1, 0.0, 60, 1, null));
+        String summary = "cluster shared: 58 creates and 60 deletes of other claims of StorageClass 'x' in the window";
+        d.put(dev.provbench.measure.SharedCluster.SHARED_WITH, new dev.provbench.measure.SharedCluster.SharedWith(true,
+                "x", 58L, 60L, Map.of("x", 58L), 0L, List.of("the run's PV watch"), summary));
+        d.put(ProvisionerLog.LOG_LINES, new ProvisionerLog.LogLines(3));
+        RunReport r = d.build("t", "cluster", "id", null, null, null);
+        String html = new HtmlFormat().render(r);
+        assertTrue(html.contains("CLUSTER SHARED"), "the headline");
+        assertTrue(html.contains("<p id=\"shared\" class=\"warn\">" + HtmlFormat.esc(summary)), html);
+        assertTrue(new TableFormat().render(r).contains("other tenants"), "the window's row");
+        JsonNode json = r.json();
+        assertEquals(58, json.at("/window/sharedWith/pvsCreated").asLong());
+        assertTrue(json.at("/scopes/throttling.provisioner").asText().startsWith("shared"), json.at("/scopes").toString());
+        assertTrue(new TableFormat().render(r).contains("scope"), "the shared section's scope row");
+        RunReport back = Measurements.parse(new JsonFormat().render(r));
+        assertEquals(Boolean.TRUE, back.section(dev.provbench.measure.SharedCluster.SHARED_WITH).shared());
+    }
 }
