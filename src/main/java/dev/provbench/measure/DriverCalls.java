@@ -66,20 +66,25 @@ public final class DriverCalls implements Measurement {
 
     public static final SectionKind<Driver> DRIVER = SectionKind.of("driver", Driver.class).scope(Scope.DRIVER).rows(DriverCalls::rows);
 
+    /** The calls answered OK and the error answers, its own and injected: the run's, or the totals'. */
+    private static void calls(List<Row> rows, long createCalls, long deleteCalls, Map<String, Long> errors,
+            Map<String, Long> injected) {
+        rows.add(new Row("driver", "  CreateVolume / DeleteVolume calls OK", createCalls + " / " + deleteCalls));
+        if (errors != null) {
+            rows.add(new Row("driver", "  error answers (its own)", Rows.map(errors)));
+        }
+        if (injected != null) {
+            rows.add(new Row("driver", "  error answers (injected)", Rows.map(injected)));
+        }
+    }
+
     private static List<Row> rows(Driver dr) {
         List<Row> rows = new ArrayList<>();
         String reset = dr.resets() == null ? "" : " — RESET " + dr.resets() + "x, segments summed";
         if (dr.createVolume() != null) {
             rows.add(new Row("driver", "the run's volumes created / deleted", dr.createVolume() + " / "
                     + dr.deleteVolume() + " (" + dr.source() + ")" + reset));
-            rows.add(new Row("driver", "  CreateVolume / DeleteVolume calls OK", dr.createVolumeCalls() + " / "
-                    + dr.deleteVolumeCalls()));
-            if (dr.errors() != null) {
-                rows.add(new Row("driver", "  error answers (its own)", Rows.map(dr.errors())));
-            }
-            if (dr.injected() != null) {
-                rows.add(new Row("driver", "  error answers (injected)", Rows.map(dr.injected())));
-            }
+            calls(rows, dr.createVolumeCalls(), dr.deleteVolumeCalls(), dr.errors(), dr.injected());
             if (dr.incomplete() != null) {
                 rows.add(new Row("driver", "  INCOMPLETE", dr.incomplete()));
             }
@@ -91,14 +96,7 @@ public final class DriverCalls implements Measurement {
                     + (dr.otherCalls() == null || dr.otherCalls() == 0 ? ""
                     : "; " + dr.otherCalls() + " calls of volumes not the run's")));
             if (dr.createVolume() == null) {
-                rows.add(new Row("driver", "  CreateVolume / DeleteVolume calls OK", t.createVolumeCalls() + " / "
-                        + t.deleteVolumeCalls()));
-                if (t.errors() != null) {
-                    rows.add(new Row("driver", "  error answers (its own)", Rows.map(t.errors())));
-                }
-                if (t.injected() != null) {
-                    rows.add(new Row("driver", "  error answers (injected)", Rows.map(t.injected())));
-                }
+                calls(rows, t.createVolumeCalls(), t.deleteVolumeCalls(), t.errors(), t.injected());
             }
         }
         Agreement a = dr.agreement();
