@@ -1,37 +1,28 @@
 package dev.provbench.load;
 
-import dev.provbench.kube.Failures;
 import dev.provbench.kube.RequestStats;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
-import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One closed-loop load run: {@code threads} workers each create a claim, wait until it is Bound, delete it and
- * wait until its volume is gone, until the window's duration or cycle count is reached; then whatever this
- * run created is deleted. A create op completes at Bound, a delete op when the PV object is gone.
- *
- * <p>Phases, all driven from the thread that calls {@link #execute}: <b>warmup</b> (until every worker has
- * ended one cycle, or a fixed time, capped by {@code warmupMax}), <b>window</b> (what the report measures),
- * <b>drain</b> (running cycles finish, bounded), <b>cleanup</b>. The {@link Listener} hears the window's edges
- * on that thread, right after {@link OpLog} stamped them.
+ * One load run's phases: <b>prepare</b> (the waits' list-watches: also the check that the cluster answers),
+ * <b>warmup</b> (a timed window's: until every worker has ended one cycle, or a fixed time, capped by
+ * {@code warmupMax}), <b>window</b> (what the report measures), <b>drain</b> (running ops finish, bounded),
+ * <b>cleanup</b> (whatever the run created is deleted). What the workers do is the {@link Workload}'s
+ * ({@code --mode}, {@link Workloads}); the run owns the threads, the phases, abort, and the once-a-second round of
+ * the reaper and the {@link Stall} judge. All phases are driven from the thread that calls {@link #execute}; the
+ * {@link Listener} hears the window's edges on that thread, right after {@link OpLog} stamped them.
  */
-public final class LoadRun {
+public final class LoadRun implements Signals {
 
     /** What the run does now. */
     public enum Phase { PREPARE, WARMUP, WINDOW, DRAIN, CLEANUP, DONE;
@@ -64,35 +55,22 @@ public final class LoadRun {
     private final RequestStats stats;
     private final Clock clock;
     private final String runId;
-    private final AtomicLong sequence = new AtomicLong();
-    private final AtomicLong windowCycles = new AtomicLong();
-    private final AtomicLong cyclesEnded = new AtomicLong();
-    /** Permits to start: one per worker, handed out by {@link #ramp}. */
-    private final java.util.concurrent.Semaphore starts = new java.util.concurrent.Semaphore(0);
+    private final Workload workload;
     private volatile boolean stopping;
     private volatile boolean aborted;
     /** Why the run stopped on its own (a {@link Stall} verdict), or null. */
     private volatile String stopped;
     private final List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(LoadRun.class);
-    /** How many failed ops a run logs one line for (the report counts them all, by cause). */
-    static final int FAILURES_LOGGED = 10;
-    private final AtomicLong failuresLogged = new AtomicLong();
     private Stall stall;
     private volatile Phase phase = Phase.PREPARE;
     private final List<Thread> workers = new ArrayList<>();
-    /** Claims of failed creates for the reaper: name → until when to look for it. */
-    private final Map<String, Long> abandoned = new ConcurrentHashMap<>();
-    private volatile boolean reaperStop;
-    /** How long after a failed create the reaper looks for its claim, on top of the op timeout. */
-    static final Duration REAP_FOR = Duration.ofSeconds(30);
-    /** How long a create waits before it sends its POST again after a connection error. */
-    static final Duration RESEND_AFTER = Duration.ofMillis(250);
+    private volatile boolean roundsStop;
     private volatile OpLog log;
     private final Stamps stamps = new Stamps();
     private final Tenants tenants;
+    private final Reaper reaper;
     private Waits waits;
-    private ClaimRequests claims;
+    private ClaimOps claims;
     private MeterRegistry registry;
 
     /** @param runId the value of {@link RunConfig#LABEL} on this run's claims, and part of their names */
@@ -102,7 +80,9 @@ public final class LoadRun {
         this.stats = stats;
         this.clock = clock;
         this.runId = runId;
+        this.workload = Workloads.of(config);
         this.tenants = new Tenants(config.namespace(), runId, config.storageClass());
+        this.reaper = new Reaper(client, stats, config.namespace(), config.opTimeout());
     }
 
     /** Publish live operation metrics to this registry. */
@@ -122,8 +102,13 @@ public final class LoadRun {
         return stopped;
     }
 
-    /** Whether workers must stop at once: aborted, or stopped on its own. */
-    private boolean cut() {
+    @Override
+    public boolean stopping() {
+        return stopping;
+    }
+
+    @Override
+    public boolean cut() {
         return aborted || stopped != null;
     }
 
@@ -133,6 +118,11 @@ public final class LoadRun {
 
     public String runId() {
         return runId;
+    }
+
+    /** What the run's workers do ({@code --mode}). */
+    public Workload workload() {
+        return workload;
     }
 
     /** Null until the run has started. */
@@ -160,7 +150,7 @@ public final class LoadRun {
     }
 
     /**
-     * Stops starting new cycles; running operations may finish for the abort grace (and never past the op
+     * Stops starting new work; running operations may finish for the abort grace (and never past the op
      * timeout), then their waits are interrupted and cleanup runs.
      */
     public void abort() {
@@ -174,15 +164,16 @@ public final class LoadRun {
 
     /** Starts the informers (this is also the check that the cluster answers). */
     public void prepare() throws Exception {
-        claims = new ClaimRequests(client, claim("pb-" + runId));
         waits = new Waits(client, stats, config.namespace(), runId, config.waitMode(), Duration.ofSeconds(60), stamps,
                 tenants);
+        claims = new ClaimOps(config, runId, client, stats, waits, stamps, reaper, stall, this);
     }
 
     /** Intervals of the time series the run can span: warm-up, window, drain, plus one. */
     public int intervals() {
         long step = config.interval().toNanos();
-        long window = config.cycles() > 0 ? Duration.ofHours(24).toNanos() : config.duration().toNanos();
+        long window = config.cycles() > 0 || !workload.timedWindow() ? Duration.ofHours(24).toNanos()
+                : config.duration().toNanos();
         long span = config.warmupLimit().toNanos() + window + 2 * config.opTimeout().toNanos() + 10_000_000_000L;
         return (int) Math.min(100_000, span / step + 2);
     }
@@ -191,36 +182,35 @@ public final class LoadRun {
         if (waits == null) {
             prepare();
         }
+        int threads = workload.workers();
         long startNanos = System.nanoTime();
-        log = new OpLog(clock.instant(), startNanos, config.interval().toNanos(), intervals(), config.threads(),
-                config.autoWarmup()).withMetrics(registry);
-        CountDownLatch finished = new CountDownLatch(config.threads());
+        boolean timed = workload.timedWindow();
+        log = new OpLog(clock.instant(), startNanos, config.interval().toNanos(), intervals(), threads,
+                timed && config.autoWarmup()).withMetrics(registry);
+        claims.log(log);
+        reaper.use(waits, log);
+        WorkContext ctx = new WorkContext(config, runId, client, stats, waits, stamps, log, claims, stall, this);
+        CountDownLatch finished = new CountDownLatch(threads);
         listener.runStart(log.window(), config.interval().toNanos(), intervals());
         phase = Phase.WARMUP;
-        boolean noWarmup = !config.autoWarmup() && config.warmup().isZero();
+        boolean noWarmup = !timed || !config.autoWarmup() && config.warmup().isZero();
         RunWindow w = null;
-        if (noWarmup) { // before any worker starts: every cycle and every request belongs to the window
+        if (noWarmup) { // before any worker starts: every op and every request belongs to the window
             w = log.openWindowAtRunStart();
             phase = Phase.WINDOW;
             listener.windowStart(w);
         }
-        Thread ramp = null;
-        if (config.ramp() != null && config.ramp().isZero()) {
-            starts.release(config.threads());
-        } else {
-            starts.release(1);
-            ramp = new Thread(() -> ramp(System.nanoTime()), "provbench-ramp");
-            ramp.setDaemon(true);
-            ramp.start();
-        }
-        Thread reaper = new Thread(this::reap, "provbench-reaper");
-        reaper.setDaemon(true);
-        reaper.start();
-        for (int i = 0; i < config.threads(); i++) {
+        workload.begin(ctx);
+        Thread rounds = new Thread(this::rounds, "provbench-reaper");
+        rounds.setDaemon(true);
+        rounds.start();
+        for (int i = 0; i < threads; i++) {
             int index = i;
             Thread t = new Thread(() -> {
                 try {
-                    work(index);
+                    workload.work(index, ctx);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                 } finally {
                     finished.countDown();
                 }
@@ -234,7 +224,8 @@ public final class LoadRun {
             phase = Phase.WINDOW;
             listener.windowStart(w);
         }
-        long deadline = config.cycles() > 0 ? Long.MAX_VALUE : w.windowStartNanos() + config.duration().toNanos();
+        long deadline = config.cycles() > 0 || !timed ? Long.MAX_VALUE
+                : w.windowStartNanos() + config.duration().toNanos();
         while (!cut() && System.nanoTime() < deadline) {
             long left = (deadline - System.nanoTime()) / 1_000_000;
             if (finished.await(Math.max(1, Math.min(100, left)), TimeUnit.MILLISECONDS)) {
@@ -261,13 +252,10 @@ public final class LoadRun {
             }
         }
         long drainEnd = System.nanoTime();
-        if (ramp != null) {
-            ramp.interrupt();
-            ramp.join(10_000);
-        }
-        reaperStop = true;
-        reaper.interrupt();
-        reaper.join(10_000);
+        workload.end();
+        roundsStop = true;
+        rounds.interrupt();
+        rounds.join(10_000);
         phase = Phase.CLEANUP;
         RunCleanup.Result cleanup = new RunCleanup(client, config.namespace(), runId, config.cleanupTimeout()).run();
         double cleanupSeconds = (System.nanoTime() - drainEnd) / 1e9;
@@ -296,264 +284,9 @@ public final class LoadRun {
         return log.openWindow(false);
     }
 
-    /**
-     * Hands out the workers' start permits (the first was handed out before): auto — one more each time a cycle
-     * ends, and at least one per warm-up cap / (2 · threads), so a pipeline that does not end cycles still gets
-     * every worker within half the cap; fixed — evenly over {@code ramp}. At full load cycles end at the
-     * pipeline's rate, so the auto starts spread over about one cycle time, and the closed loop keeps them
-     * spread: the window sees a mix of creates and deletes, not the waves of 64 workers started together.
-     */
-    private void ramp(long t0) {
-        int threads = config.threads();
-        long floorStep = Math.max(1, config.warmupMax().toNanos() / (2L * threads));
-        int released = 1;
-        while (released < threads && !stopping) {
-            long elapsed = System.nanoTime() - t0;
-            long target = config.autoRamp() ? 1 + cyclesEnded.get() + elapsed / floorStep
-                    : 1 + (long) (elapsed / (double) config.ramp().toNanos() * threads);
-            int now = (int) Math.min(threads, target);
-            if (now > released) {
-                starts.release(now - released);
-                released = now;
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                return;
-            }
-        }
-    }
-
-    private void work(int index) {
-        try {
-            while (!starts.tryAcquire(100, TimeUnit.MILLISECONDS)) {
-                if (stopping) {
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        }
-        while (!stopping) {
-            if (config.cycles() > 0 && log.window().opened() && windowCycles.incrementAndGet() > config.cycles()) {
-                return;
-            }
-            try {
-                cycle(index);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
-    private PersistentVolumeClaim claim(String name) {
-        return new PersistentVolumeClaimBuilder()
-                .withNewMetadata().withName(name).withNamespace(config.namespace())
-                .addToLabels(RunConfig.LABEL, runId).endMetadata()
-                .withNewSpec().withStorageClassName(config.storageClass())
-                .withAccessModes(config.accessMode())
-                .withNewResources().addToRequests("storage", new Quantity(config.size())).endResources()
-                .endSpec().build();
-    }
-
-    private void cycle(int worker) throws InterruptedException {
-        String name = "pb-" + runId + "-" + sequence.incrementAndGet();
-        long deadline = System.nanoTime() + config.opTimeout().toNanos();
-        log.started();
-        try {
-            String volume = create(name, deadline);
-            if (volume != null) {
-                delete(name, volume);
-            }
-        } finally {
-            log.cycleEnded(worker);
-            cyclesEnded.incrementAndGet();
-        }
-    }
-
-    private static Duration until(long deadline) {
-        return Duration.ofNanos(Math.max(1, deadline - System.nanoTime()));
-    }
-
-    /**
-     * Creates the claim and waits for Bound; returns its volume, or null after a failure (recorded). A create
-     * whose answer was lost (no answer, a 5xx, a 409 for our own fresh name) is looked up: a claim that exists
-     * is adopted (the op completes at Bound, counted {@code recovered}); after a connection error (closed,
-     * reset) the POST is sent once more under the same name ({@code CREATE_RETRY}); else the op is a failure,
-     * and its name is handed to the reaper in case the write lands later. A claim that never got Bound is
-     * deleted by the reaper, not left for the cleanup.
-     */
-    private String create(String name, long deadline) throws InterruptedException {
-        long t0 = System.nanoTime();
-        long queue;
-        long firstSent = 0; // t0 + the first POST's token wait
-        boolean recovered = false;
-        boolean resent = false;
-        if (stall != null) {
-            stall.createSent();
-        }
-        while (true) {
-            try {
-                String uid = claims.create(name);
-                long answered = System.nanoTime();
-                queue = stats.lastWaitNanos();
-                // sent again: the stamps of the first POST, whose answer was lost
-                stamps.createSent(name, t0, resent ? firstSent : t0 + queue, resent ? 0 : answered, uid);
-                break;
-            } catch (KubernetesClientException e) {
-                queue = stats.lastWaitNanos();
-                if (!resent) {
-                    firstSent = t0 + queue;
-                }
-                String cause = stats.failed(e);
-                if (stall != null) {
-                    stall.createFailed(e);
-                }
-                boolean unknown = e.getCode() == 409 || Failures.outcomeUnknown(e);
-                if (unknown && exists(name)) {
-                    recovered = true;
-                    stamps.createSent(name, t0, firstSent, 0, null);
-                    break;
-                }
-                // a connection that broke under the POST (closed, reset) and no claim: sent again once, as
-                // client-go's transport resends a request its reused connection lost; a 409 then is our first
-                // POST landing late, and the claim is adopted
-                if (!resent && Failures.CONNECTION_ERROR.equals(cause) && !cut()
-                        && System.nanoTime() + RESEND_AFTER.toNanos() < deadline) {
-                    resent = true;
-                    log.event(OpLog.Event.CREATE_RETRY);
-                    Thread.sleep(RESEND_AFTER.toMillis());
-                    continue;
-                }
-                failed(name, "create:" + cause, e);
-                stamps.forget(name);
-                if (e.getCode() != 409 && unknown) {
-                    abandon(name);
-                }
-                backoff();
-                return null;
-            }
-        }
-        try {
-            String volume = waits.awaitBound(name, until(deadline));
-            if (stall != null) {
-                stall.served();
-            }
-            long end = System.nanoTime();
-            // one record per completed op; a create whose first answer was lost has no stages (Stamps.Op.answerLost)
-            stamps.completed(name, true, end, log.completed(OpLog.Kind.CREATE, t0, queue, recovered, end));
-            return volume;
-        } catch (TimeoutException e) {
-            failed(name, "create:timeout", e);
-            stamps.forget(name);
-            abandon(name);
-        } catch (IllegalStateException e) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
-            failed(name, "create:" + e.getClass().getSimpleName(), e);
-            stamps.forget(name);
-            abandon(name);
-            backoff();
-        }
-        return null;
-    }
-
-    /** Whether our claim exists after a create whose answer was lost (false if that cannot be told). */
-    private boolean exists(String name) {
-        try {
-            Views.Claim c = waits.lookup(name);
-            return c != null && !c.deleting() && runId.equals(c.runLabel());
-        } catch (KubernetesClientException e) {
-            stats.failed(e);
-            return false;
-        }
-    }
-
-    /**
-     * Deletes the claim and waits for its PV to be gone. A failed DELETE is sent again (deletes are
-     * idempotent: a claim already gone is success) with backoff until the op's deadline.
-     */
-    private void delete(String name, String volume) throws InterruptedException {
-        long t1 = System.nanoTime();
-        long deadline = t1 + config.opTimeout().toNanos();
-        long queue = -1;
-        long pause = 250;
-        String handle = waits.handleOf(volume);
-        if (handle != null) {
-            stamps.handle(name, handle);
-        }
-        while (true) {
-            try {
-                claims.delete(name);
-                long answered = System.nanoTime();
-                if (queue < 0) {
-                    queue = stats.lastWaitNanos();
-                }
-                stamps.deleteSent(name, t1, t1 + queue, answered); // after retries: the answer that took
-                break;
-            } catch (KubernetesClientException e) {
-                if (queue < 0) {
-                    queue = stats.lastWaitNanos();
-                }
-                String cause = stats.failed(e);
-                if (cut() || System.nanoTime() + pause * 1_000_000L > deadline) {
-                    failed(name, "delete:" + cause, e);
-                    stamps.forget(name);
-                    abandon(name);
-                    return;
-                }
-                log.event(OpLog.Event.DELETE_RETRY);
-                Thread.sleep(pause);
-                pause = Math.min(4000, pause * 2);
-            }
-        }
-        try {
-            waits.awaitGone(volume, until(deadline));
-            long end = System.nanoTime();
-            stamps.completed(name, false, end, log.completed(OpLog.Kind.DELETE, t1, queue, false, end));
-        } catch (TimeoutException e) {
-            failed(name, "delete:timeout", e);
-            stamps.forget(name);
-        } catch (IllegalStateException e) {
-            stamps.forget(name);
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
-            failed(name, "delete:" + e.getClass().getSimpleName(), e);
-        }
-    }
-
-    /**
-     * A failed op: counted by the op log, and the run's first {@link #FAILURES_LOGGED} are logged with the claim,
-     * the cause and what the client saw (an API server's Status message, bounded), so a failed run says why.
-     */
-    private void failed(String name, String cause, Exception e) {
-        log.failed(cause);
-        long n = failuresLogged.incrementAndGet();
-        if (n <= FAILURES_LOGGED) {
-            String what = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            if (what.length() > 300) {
-                what = what.substring(0, 300) + "…";
-            }
-            LOG.warnf("run %s: op failed (%s) on claim %s: %s%s", runId, cause, name, what.replace('\n', ' '),
-                    n == FAILURES_LOGGED ? " (further failures are counted, not logged)" : "");
-        }
-    }
-
-    /** The reaper deletes this claim if it exists (or appears) before {@link #REAP_FOR} has passed. */
-    private void abandon(String name) {
-        abandoned.put(name, System.nanoTime() + REAP_FOR.toNanos() + config.opTimeout().toNanos());
-    }
-
-    /**
-     * Once a second until the cleanup: every abandoned claim the informer shows (or, in poll mode, every one)
-     * gets a DELETE; a claim that was deleted, or did not appear in time, leaves the list.
-     */
-    private void reap() {
-        while (!reaperStop) {
+    /** Once a second until the cleanup: the stall judge's look, then the reaper's round. */
+    private void rounds() {
+        while (!roundsStop) {
             try {
                 Thread.sleep(1000);
             } catch (InterruptedException e) {
@@ -561,25 +294,7 @@ public final class LoadRun {
             }
             long now = System.nanoTime();
             judgeStall(now);
-            for (var it = abandoned.entrySet().iterator(); it.hasNext() && !reaperStop; ) {
-                var e = it.next();
-                if (now > e.getValue()) {
-                    it.remove(); // never appeared: the cleanup's final LIST has the last word
-                    continue;
-                }
-                if (!waits.shows(e.getKey())) {
-                    continue;
-                }
-                try {
-                    if (!client.persistentVolumeClaims().inNamespace(config.namespace()).withName(e.getKey())
-                            .delete().isEmpty()) {
-                        log.event(OpLog.Event.RECLAIMED);
-                        it.remove();
-                    }
-                } catch (KubernetesClientException x) {
-                    stats.failed(x); // try again next round
-                }
-            }
+            reaper.round(now, () -> roundsStop);
         }
     }
 
@@ -612,12 +327,6 @@ public final class LoadRun {
             }
         } catch (RuntimeException e) {
             warnings.add("could not judge whether the cluster serves the run: " + e); // the run goes on
-        }
-    }
-
-    private void backoff() throws InterruptedException {
-        if (!stopping) {
-            Thread.sleep(1000);
         }
     }
 }

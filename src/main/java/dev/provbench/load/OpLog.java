@@ -199,6 +199,11 @@ public final class OpLog {
         }
     }
 
+    /** An op's object left the run's hands without a cycle (an open loop's claim gone, or given up). */
+    public void ended() {
+        inFlight.decrementAndGet();
+    }
+
     public long inFlight() {
         return inFlight.get();
     }

@@ -14,15 +14,26 @@ import java.time.Duration;
  * @param cleanupTimeout how long cleanup may delete and wait for the run's claims and volumes ({@link RunCleanup})
  * @param stallTimeout   how long after its first create a cluster run with no completed create is judged by
  *                       {@link Stall} (zero: never)
- * @param ramp           null = auto (one worker, then one more per ended cycle, see {@link LoadRun}); zero: all
- *                       at once; else evenly over this time
+ * @param ramp           null = auto (one worker, then one more per ended cycle, see {@link ChurnWorkload}); zero:
+ *                       all at once; else evenly over this time
+ * @param mode           the workload ({@link Workloads}): {@code churn} or {@code bulk}
+ * @param count          {@code bulk}: the claims of the wave; 0 otherwise
  */
 public record RunConfig(int threads, Duration duration, long cycles, Duration opTimeout, String namespace,
                         String storageClass, String size, String accessMode, WaitMode waitMode, double qps,
                         int burst, Duration interval,
                         @JsonSerialize(nullsUsing = Auto.class) Duration warmup, Duration warmupMax,
                         Duration abortGrace, Duration cleanupTimeout, Duration stallTimeout,
-                        @JsonSerialize(nullsUsing = Auto.class) Duration ramp) {
+                        @JsonSerialize(nullsUsing = Auto.class) Duration ramp, String mode, long count) {
+
+    /** A churn run's settings (what tests build). */
+    public RunConfig(int threads, Duration duration, long cycles, Duration opTimeout, String namespace,
+                     String storageClass, String size, String accessMode, WaitMode waitMode, double qps, int burst,
+                     Duration interval, Duration warmup, Duration warmupMax, Duration abortGrace,
+                     Duration cleanupTimeout, Duration stallTimeout, Duration ramp) {
+        this(threads, duration, cycles, opTimeout, namespace, storageClass, size, accessMode, waitMode, qps, burst,
+                interval, warmup, warmupMax, abortGrace, cleanupTimeout, stallTimeout, ramp, ChurnWorkload.NAME, 0);
+    }
 
     /** A null duration of a setting whose null means "auto" is written so. */
     static final class Auto extends com.fasterxml.jackson.databind.JsonSerializer<Object> {

@@ -36,6 +36,7 @@ public final class Stamps {
     }
 
     private final Map<String, Claim> live = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong released = new java.util.concurrent.atomic.AtomicLong();
     /** The UIDs of every claim of the run seen so far (POST answers, the claims' watch): its volumes' names. */
     private final java.util.Set<String> own = ConcurrentHashMap.newKeySet();
     private final List<Op> finished = new ArrayList<>(); // guarded by this
@@ -46,11 +47,14 @@ public final class Stamps {
         return live.computeIfAbsent(name, k -> new Claim());
     }
 
-    private static void first(long[] a, int i, long now) {
+    /** Stamps {@code a[i]} unless it was; whether it was not. */
+    private static boolean first(long[] a, int i, long now) {
         synchronized (a) {
             if (a[i] == 0) {
                 a[i] = now;
+                return true;
             }
+            return false;
         }
     }
 
@@ -140,9 +144,14 @@ public final class Stamps {
 
     void released(String claim, long now) {
         Claim c = live.get(claim);
-        if (c != null) {
-            first(c.delete, SEEN_B, now);
+        if (c != null && first(c.delete, SEEN_B, now)) {
+            released.incrementAndGet();
         }
+    }
+
+    /** The run's PVs seen Released so far (each once; claims the run still tracks). */
+    public long releasedSeen() {
+        return released.get();
     }
 
     /** The volume handle of the claim's PV when the worker knows it otherwise (no PV event seen). */

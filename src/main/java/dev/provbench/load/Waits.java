@@ -190,6 +190,46 @@ public final class Waits implements AutoCloseable {
         return await(f, timeout, () -> bound.remove(claim, f));
     }
 
+    /**
+     * Completes with the claim's volume once the claim is Bound (informer mode): an open loop's wait, which
+     * blocks no thread. {@link #dropBound} forgets a wait given up.
+     */
+    public CompletableFuture<String> bound(String claim) {
+        requireInformer();
+        CompletableFuture<String> f = new CompletableFuture<>();
+        bound.put(claim, f);
+        String already = boundVolume(claims.get(claim));
+        if (already != null && bound.remove(claim, f)) {
+            f.complete(already);
+        }
+        return f;
+    }
+
+    /** Completes once the volume object no longer exists (informer mode), as {@link #bound}. */
+    public CompletableFuture<String> gone(String volume) {
+        requireInformer();
+        CompletableFuture<String> f = new CompletableFuture<>();
+        gone.put(volume, f);
+        if (volumes.get(volume) == null && gone.remove(volume, f)) {
+            f.complete(volume);
+        }
+        return f;
+    }
+
+    public void dropBound(String claim, CompletableFuture<String> f) {
+        bound.remove(claim, f);
+    }
+
+    public void dropGone(String volume, CompletableFuture<String> f) {
+        gone.remove(volume, f);
+    }
+
+    private void requireInformer() {
+        if (mode == RunConfig.WaitMode.POLL) {
+            throw new IllegalStateException("an open loop's waits need the list-watches (--wait-mode informer)");
+        }
+    }
+
     /** Waits until the volume object no longer exists. */
     public void awaitGone(String volume, Duration timeout) throws InterruptedException, TimeoutException {
         if (mode == RunConfig.WaitMode.POLL) {

@@ -189,7 +189,11 @@ public final class Operations implements Measurement {
         int rows = d.grid().rows();
         long[] creates = column(log.series(OpLog.Kind.CREATE), rows);
         long[] deletes = column(log.series(OpLog.Kind.DELETE), rows);
-        SteadyState.Verdict v = SteadyState.judge(windowBins(log, w), OpLog.FINE_STEP_NANOS / 1e9);
+        // a wave (--mode bulk) is not meant to be steady: its rate rises and falls by design, so none is judged
+        SteadyState.Verdict v = run.workload().timedWindow()
+                ? SteadyState.judge(windowBins(log, w), OpLog.FINE_STEP_NANOS / 1e9)
+                : new SteadyState.Verdict(SteadyState.UNDETERMINED, null, null, null, null, 0, null,
+                "not judged: a " + run.workload().name() + " run's window is one wave, not a steady state");
         d.put(WINDOW, new Window(w.start().toString(), w.end().toString(), ReportBuilder.round(w.warmupSeconds()),
                 w.warmupCapped(), ReportBuilder.round(w.seconds()), v.verdict(), v.reason(),
                 SteadyState.BAND_PERCENT_PER_MINUTE, v.trendPercentPerMinute(), v.trendCi95(), v.cv(), v.lag1(),
@@ -204,7 +208,7 @@ public final class Operations implements Measurement {
         }
         if (SteadyState.NOT_STEADY.equals(v.verdict())) {
             d.warn("the window is not a steady state — " + v.reason());
-        } else if (!v.steady()) {
+        } else if (!v.steady() && run.workload().timedWindow()) {
             d.warn("the window cannot tell whether it is a steady state — " + v.reason());
         }
     }

@@ -63,9 +63,12 @@ public final class Rows {
         rows.add(row("run", "tool", r.tool().name() + " " + r.tool().version()));
         if (r.config() != null) {
             double cycles = r.configNumber("cycles");
-            rows.add(row("run", "config", num(r.configNumber("threads")) + " workers, " + (cycles > 0
+            String shape = "bulk".equals(r.configText("mode")) ? "bulk of " + num(r.configNumber("count"))
+                    + " claims, " + num(r.configNumber("threads")) + " requests in flight at most, op timeout "
+                    + r.configText("opTimeout") : num(r.configNumber("threads")) + " workers, " + (cycles > 0
                     ? num(cycles) + " cycles" : r.configText("duration")) + " window after warm-up "
-                    + r.configText("warmup") + ", storage class " + r.configText("storageClass") + ", "
+                    + r.configText("warmup");
+            rows.add(row("run", "config", shape + ", storage class " + r.configText("storageClass") + ", "
                     + r.configText("size") + " " + r.configText("accessMode") + ", wait " + r.configText("waitMode")
                     + ", client qps/burst " + qps(r.configNumber("qps"), r.configText("burst"))));
             var standIn = r.config().get("standIn");

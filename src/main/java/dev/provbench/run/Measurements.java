@@ -10,6 +10,7 @@ import dev.provbench.kube.RequestStats;
 import dev.provbench.load.LoadRun;
 import dev.provbench.local.LocalCluster;
 import dev.provbench.measure.AuditLogRequests;
+import dev.provbench.measure.BulkWave;
 import dev.provbench.measure.ClientRequests;
 import dev.provbench.measure.DriverCalls;
 import dev.provbench.measure.DriverCallTrack;
@@ -86,6 +87,7 @@ public final class Measurements {
 
     private static final List<Entry> REGISTRY = List.of(
             entry((c, s) -> new Operations(s.run()), Operations.WINDOW, Operations.OPS, Operations.LATENCY),
+            entry((c, s) -> "bulk".equals(c.config().mode()) ? new BulkWave(s.run()) : null, BulkWave.BULK),
             entry((c, s) -> new ClientRequests(s.stats()), ClientRequests.REQUESTS, ClientRequests.THROTTLING),
             entry(Measurements::standIns, ClientRequests.COMPONENTS, AuditLogRequests.BUCKET),
             entry(Measurements::driverCounts, DriverCalls.DRIVER),

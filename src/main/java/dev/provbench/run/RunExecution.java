@@ -57,7 +57,7 @@ public final class RunExecution {
                            Double plannedSeconds, Long plannedCycles, long creates, long deletes, long failures,
                            long inFlight, Double opsPerSecond, double recentOpsPerSecond, long requests,
                            long throttled, double throttleWaitSeconds, List<Sample> samples,
-                           OperationStages.Stages stages, String sharedWith) {
+                           OperationStages.Stages stages, String sharedWith, String bulk) {
     }
 
     /** The span of {@code recentOpsPerSecond}. */
@@ -83,6 +83,13 @@ public final class RunExecution {
     private volatile java.util.function.Supplier<OperationStages.Stages> liveStages;
 
     private volatile java.util.function.Supplier<String> liveShared;
+
+    private volatile java.util.function.Supplier<String> liveBulk;
+
+    /** Where the live view reads a bulk run's wave so far. */
+    void liveBulk(java.util.function.Supplier<String> s) {
+        liveBulk = s;
+    }
 
     /** Where the live view reads what other tenants of the provisioner did so far (null: none seen). */
     void liveShared(java.util.function.Supplier<String> s) {
@@ -200,6 +207,7 @@ public final class RunExecution {
         run = null;
         liveStages = null;
         liveShared = null;
+        liveBulk = null;
     }
 
     /** Records one point of the live series (called every second while running). */
@@ -258,7 +266,8 @@ public final class RunExecution {
                 w.opened() ? ReportBuilder.round(w.warmupSeconds()) : null, ReportBuilder.round(windowSeconds),
                 planned(), plannedCycles(), c.creates(), c.deletes(), c.failures(), log.inFlight(), rate, recentRate(),
                 s.total(), s.throttled(), ReportBuilder.round(s.waitSeconds()), copy,
-                liveStages == null ? null : liveStages.get(), liveShared == null ? null : liveShared.get());
+                liveStages == null ? null : liveStages.get(), liveShared == null ? null : liveShared.get(),
+                liveBulk == null ? null : liveBulk.get());
     }
 
     private Progress fromReport(List<Sample> copy) {
@@ -271,7 +280,12 @@ public final class RunExecution {
                 o.opsPerSecond(), recentRate(), q.totalIncludingCleanup(), copy.isEmpty() ? t.throttled()
                 : copy.get(copy.size() - 1).throttled(), t.waitSeconds(), copy,
                 report.section(OperationStages.STAGES), sharedLine(report.section(
-                dev.provbench.measure.SharedCluster.SHARED_WITH)));
+                dev.provbench.measure.SharedCluster.SHARED_WITH)), bulkLine(report.section(
+                dev.provbench.measure.BulkWave.BULK)));
+    }
+
+    private static String bulkLine(dev.provbench.measure.BulkWave.Bulk b) {
+        return b == null ? null : "done: " + b.summary();
     }
 
     private static String sharedLine(dev.provbench.measure.SharedCluster.SharedWith s) {
@@ -279,7 +293,8 @@ public final class RunExecution {
     }
 
     private Double planned() {
-        return checked.config().cycles() == 0 ? checked.config().duration().toNanos() / 1e9 : null;
+        return checked.config().cycles() == 0 && checked.config().count() == 0
+                ? checked.config().duration().toNanos() / 1e9 : null;
     }
 
     private Long plannedCycles() {
@@ -293,9 +308,9 @@ public final class RunExecution {
             return null;
         }
         return String.format(java.util.Locale.ROOT, "[%6.0fs %-7s] creates %d  deletes %d  failures %d  ops/s %.2f "
-                        + "(window %s)  in flight %d  requests %d  throttled %d", p.elapsedSeconds(), p.phase(),
+                        + "(window %s)  in flight %d  requests %d  throttled %d%s", p.elapsedSeconds(), p.phase(),
                 p.creates(), p.deletes(), p.failures(), p.recentOpsPerSecond(),
                 p.opsPerSecond() == null ? "not open" : String.format(java.util.Locale.ROOT, "%.2f", p.opsPerSecond()),
-                p.inFlight(), p.requests(), p.throttled());
+                p.inFlight(), p.requests(), p.throttled(), p.bulk() == null ? "" : "  wave " + p.bulk());
     }
 }

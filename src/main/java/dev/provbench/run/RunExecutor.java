@@ -159,6 +159,9 @@ public class RunExecutor {
             if (m instanceof dev.provbench.measure.OperationStages st) {
                 e.liveStages(st::live);
             }
+            if (m instanceof dev.provbench.measure.BulkWave b) {
+                e.liveBulk(b::live);
+            }
             if (m instanceof dev.provbench.measure.SharedCluster sc) {
                 e.liveShared(sc::live);
             }
@@ -171,7 +174,7 @@ public class RunExecutor {
             return;
         }
         e.running(s.run(), s.stats());
-        say.accept(startLine(e));
+        say.accept(startLine(e, s.run()));
         String jobs = "provbench-" + e.id();
         schedule(jobs, e, ms, say);
         LoadRun.Outcome o;
@@ -328,14 +331,17 @@ public class RunExecutor {
                 null, why);
     }
 
-    private static String startLine(RunExecution e) {
+    private static String startLine(RunExecution e, LoadRun run) {
         RunConfig cfg = e.checked().config();
         RunRequest q = e.request();
-        return String.format(Locale.ROOT, "provbench run %s: %d workers, warm-up %s, window %s, storage class %s, "
-                        + "namespace %s, qps/burst %s%s", e.id(), cfg.threads(),
+        String shape = "bulk".equals(cfg.mode()) ? String.format(Locale.ROOT, "bulk: %s, op timeout %s",
+                run.workload().describe(), Durations.format(cfg.opTimeout()))
+                : String.format(Locale.ROOT, "%d workers, warm-up %s, window %s", cfg.threads(),
                 cfg.autoWarmup() ? "auto (≤ " + Durations.format(cfg.warmupMax()) + ")" : Durations.format(cfg.warmup()),
-                cfg.cycles() > 0 ? cfg.cycles() + " cycles" : Durations.format(cfg.duration()), cfg.storageClass(),
-                cfg.namespace(), q.qps < 0 ? "unlimited" : fmt(q.qps) + "/" + q.burst, q.local ? " (local)" : "");
+                cfg.cycles() > 0 ? cfg.cycles() + " cycles" : Durations.format(cfg.duration()));
+        return String.format(Locale.ROOT, "provbench run %s: %s, storage class %s, namespace %s, qps/burst %s%s",
+                e.id(), shape, cfg.storageClass(), cfg.namespace(), q.qps < 0 ? "unlimited" : fmt(q.qps) + "/" + q.burst,
+                q.local ? " (local)" : "");
     }
 
     private DriverCounts inProcessDriver() {

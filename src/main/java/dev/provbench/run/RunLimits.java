@@ -39,10 +39,14 @@ public interface RunLimits {
     @WithDefault("1000000000")
     long cycles();
 
+    /** Claims of a --mode bulk run (each is held in memory until the wave ends: ~200 bytes). */
+    @WithDefault("1000000")
+    long count();
+
     /** The bounds as plain values, checked once. */
-    record Values(int threads, Duration duration, double qps, int burst, String size, long cycles) {
+    record Values(int threads, Duration duration, double qps, int burst, String size, long cycles, long count) {
         public static final Values DEFAULT = new Values(4096, Duration.ofHours(24), 100_000, 1_000_000, "1Pi",
-                1_000_000_000L);
+                1_000_000_000L, 1_000_000L);
 
         public BigDecimal sizeBytes() {
             return Quantity.getAmountInBytes(new Quantity(size));
@@ -50,6 +54,6 @@ public interface RunLimits {
     }
 
     default Values values() {
-        return new Values(threads(), Durations.parse(duration()), qps(), burst(), size(), cycles());
+        return new Values(threads(), Durations.parse(duration()), qps(), burst(), size(), cycles(), count());
     }
 }

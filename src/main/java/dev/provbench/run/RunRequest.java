@@ -3,6 +3,7 @@ package dev.provbench.run;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.provbench.kube.RateLimiter;
 import dev.provbench.load.RunConfig;
+import dev.provbench.load.Waits;
 import dev.provbench.local.LocalCluster;
 import dev.provbench.local.StandInControllers;
 import dev.provbench.report.ReportBuilder;
@@ -32,7 +33,16 @@ public class RunRequest {
             + "driver on a unix socket, a stand-in PV controller and csi-provisioner.")
     public boolean local;
 
-    @Option(names = "--threads", description = "Workers (default ${DEFAULT-VALUE}).")
+    @Option(names = "--mode", description = "The workload: churn (default: each worker creates a claim, waits for "
+            + "Bound, deletes it, waits until its PV is gone, again, for the window) or bulk (--count claims at once "
+            + "through the client's QPS/burst, wait until all are Bound, delete all, wait until every PV is gone).")
+    public String mode = "churn";
+
+    @Option(names = "--count", description = "--mode bulk: how many claims the wave creates.")
+    public Long count;
+
+    @Option(names = "--threads", description = "Workers (default ${DEFAULT-VALUE}); with --mode bulk, the POSTs "
+            + "and DELETEs in flight at most.")
     public int threads = 64;
 
     @Option(names = "--duration", description = "Length of the measured window, after the warm-up "
@@ -40,7 +50,8 @@ public class RunRequest {
     public String duration = "5m";
 
     @Option(names = "--warmup", description = "auto (default: the window opens once every worker has completed "
-            + "one cycle), a duration such as 45s, or 0. With --cycles, auto means 0.")
+            + "one cycle), a duration such as 45s, or 0. With --cycles, auto means 0. Not with --mode bulk (its "
+            + "window is the whole wave).")
     public String warmup = "auto";
 
     @Option(names = "--ramp", description = "How the workers start: auto (default: one, then one more each time a "
@@ -57,8 +68,10 @@ public class RunRequest {
             + "duration.")
     public Long cycles;
 
-    @Option(names = "--op-timeout", description = "Timeout of one create or delete (default ${DEFAULT-VALUE}).")
-    public String opTimeout = "2m";
+    /** null = 2m, with --mode bulk 30m */
+    @Option(names = "--op-timeout", description = "Timeout of one create or delete (default 2m; with --mode bulk "
+            + "30m, from the claim's own POST or DELETE: a wave's last claims wait behind all the others).")
+    public String opTimeout;
 
     @Option(names = "--abort-grace", description = "On abort (DELETE, SIGTERM, Ctrl-C): how long cycles in flight "
             + "may still finish before their waits are cut and cleanup starts (default ${DEFAULT-VALUE}).")
@@ -444,6 +457,33 @@ public class RunRequest {
             throw bad("threads", "must be 1 to " + limits.threads());
         }
         Duration max = limits.duration();
+        if (mode == null || !dev.provbench.load.Workloads.names().contains(mode)) {
+            throw bad("mode", "'" + mode + "' is not one of " + String.join(", ", dev.provbench.load.Workloads.names()));
+        }
+        boolean bulk = "bulk".equals(mode);
+        if (bulk) {
+            if (count == null) {
+                throw bad("count", "is required with --mode bulk");
+            }
+            if (count < 1 || count > limits.count()) {
+                throw bad("count", "must be 1 to " + limits.count());
+            }
+            if (cycles != null) {
+                throw bad("cycles", "is a churn setting: a bulk run's window is its whole wave (--count)");
+            }
+            if (!"auto".equals(warmup)) {
+                throw bad("warmup", "is a churn setting: a bulk run's window is its whole wave, from the first POST");
+            }
+            if (ramp != null && !"auto".equals(ramp)) {
+                throw bad("ramp", "is a churn setting: a bulk run sends its POSTs as the client's QPS/burst allows");
+            }
+            if (waitMode == RunConfig.WaitMode.POLL) {
+                throw bad("waitMode", "poll is not for --mode bulk: it would GET every claim of the wave every "
+                        + Waits.POLL_INTERVAL.toMillis() + " ms");
+            }
+        } else if (count != null) {
+            throw bad("count", "is a --mode bulk setting");
+        }
         Duration d = duration("duration", duration, false, max);
         if (cycles != null && (cycles < 1 || cycles > limits.cycles())) {
             throw bad("cycles", "must be 1 to " + limits.cycles());
@@ -452,7 +492,7 @@ public class RunRequest {
                 : duration("warmup", warmup, true, max);
         Duration warmMax = duration("warmupMax", warmupMax, false, max);
         Duration rampIn = ramp == null || "auto".equals(ramp) ? null : duration("ramp", ramp, true, max);
-        Duration timeout = duration("opTimeout", opTimeout, false, max);
+        Duration timeout = duration("opTimeout", opTimeout != null ? opTimeout : bulk ? "30m" : "2m", false, max);
         Duration step = duration("interval", interval, false, max);
         Duration grace = duration("abortGrace", abortGrace, true, max);
         Duration cleanupIn = duration("cleanupTimeout", cleanupTimeout, false, max);
@@ -534,7 +574,8 @@ public class RunRequest {
         Map<String, Long> procs = processes(processes);
         RunConfig cfg = new RunConfig(threads, d, cycles == null ? 0 : cycles, timeout, namespace,
                 local ? LocalCluster.STORAGE_CLASS : storageClass, size, accessMode, waitMode, qps, burst, step,
-                warm, warmMax, grace, cleanupIn, stallIn, rampIn);
+                bulk ? Duration.ZERO : warm, warmMax, grace, cleanupIn, stallIn, bulk ? Duration.ZERO : rampIn, mode,
+                bulk ? count : 0);
         return new Checked(this, cfg, new ReportBuilder.Slo(minOpsPerSec, maxFailures, p99, maxFailureRatio, requireAlone), kc,
                 log, podNs,
                 podSelector, metrics, audit, driver, procs, writable("records", records));

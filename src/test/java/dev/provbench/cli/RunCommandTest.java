@@ -43,11 +43,75 @@ class RunCommandTest {
             "--threads;4097", "--duration;1000000h", "--duration;9999999999999999h", "--op-timeout;25h",
             "--warmup-max;48h", "--cycles;2000000000", "--qps;100001", "--burst;1000001", "--size;2Pi",
             "--interval;999ms", "--local-api-latency;2s", "--local-provisioner-qps;1e9",
-            "--provisioner-container;Bad_Name", "--max-p99;25h"})
+            "--provisioner-container;Bad_Name", "--max-p99;25h", "--mode;sideways", "--count;5"})
     void everyBadFlagIsExit2NamingIt(String flag, String value, QuarkusMainLauncher launcher) {
         LaunchResult r = launcher.launch("run", "--local", flag, value);
         assertEquals(2, r.exitCode(), r.getErrorOutput());
         assertTrue(r.getErrorOutput().contains(flag), "the message names " + flag + ": " + r.getErrorOutput());
+    }
+
+    /** What a bulk run refuses: each is exit 2 naming the flag (the churn settings it has no use for included). */
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+            "--count;--mode bulk", "--count;--mode bulk --count 0", "--count;--mode bulk --count 1000001",
+            "--cycles;--mode bulk --count 5 --cycles 3", "--warmup;--mode bulk --count 5 --warmup 5s",
+            "--ramp;--mode bulk --count 5 --ramp 10s", "--wait-mode;--mode bulk --count 5 --wait-mode poll"})
+    void badBulkFlagsAreExit2NamingThem(String flag, String args, QuarkusMainLauncher launcher) {
+        java.util.List<String> argv = new java.util.ArrayList<>(java.util.List.of("run", "--local"));
+        argv.addAll(java.util.List.of(args.split(" ")));
+        LaunchResult r = launcher.launch(argv.toArray(String[]::new));
+        assertEquals(2, r.exitCode(), r.getErrorOutput());
+        assertTrue(r.getErrorOutput().contains(flag), "the message names " + flag + ": " + r.getErrorOutput());
+    }
+
+    /**
+     * A bulk wave on --local: every claim created, Bound, deleted and gone, and every count the same in the bulk
+     * section, the op log, the client's requests and the driver's call log; the curve ends at the wave's count.
+     */
+    @Test
+    void localBulkRunCountsAgreeAndNothingIsLeft(QuarkusMainLauncher launcher, @TempDir Path dir) throws Exception {
+        Path out = dir.resolve("report.json");
+        LaunchResult r = launcher.launch("run", "--local", "--mode", "bulk", "--count", "60", "--threads", "8",
+                "--qps", "-1", "--local-provisioner-qps", "-1", "--format", "json", "--out", out.toString(),
+                "--max-failures", "0");
+        assertEquals(0, r.exitCode(), r.getErrorOutput());
+        assertTrue(r.getErrorOutput().contains("bulk: 60 claims at once"), "the start line: " + r.getErrorOutput());
+        RunReport report = dev.provbench.run.Measurements.parse(Files.readString(out));
+        dev.provbench.measure.BulkWave.Bulk b = report.section(dev.provbench.measure.BulkWave.BULK);
+        assertNotNull(b, "a bulk run has a bulk section");
+        assertEquals(60, b.count());
+        assertEquals(60, b.created());
+        assertEquals(60, b.bound());
+        assertEquals(60, b.deleted());
+        assertEquals(60, b.gone());
+        assertTrue(b.complete());
+        assertTrue(b.toAllBoundSeconds() > 0 && b.toAllGoneSeconds() > 0, b.toString());
+        assertTrue(b.createsPerSecond() > 0 && b.deletesPerSecond() > 0, b.toString());
+        assertNotNull(b.createsSteadyPerSecond());
+        long[] bound = b.curve().bound();
+        assertEquals(60, bound[bound.length - 1], "the curve ends with every claim Bound");
+        assertEquals(60, b.curve().released()[b.curve().released().length - 1]);
+        assertEquals(60, b.curve().gone()[b.curve().gone().length - 1]);
+        for (int i = 1; i < bound.length; i++) {
+            assertTrue(bound[i] >= bound[i - 1], "a count never falls");
+        }
+        assertEquals(60, report.section(Operations.OPS).creates());
+        assertEquals(60, report.section(Operations.OPS).deletes());
+        assertEquals(60, report.section(ClientRequests.REQUESTS).byVerbResource().get("create persistentvolumeclaims"));
+        assertEquals(60, report.section(ClientRequests.REQUESTS).byVerbResource().get("delete persistentvolumeclaims"));
+        assertEquals(60, report.section(DriverCalls.DRIVER).createVolume());
+        assertEquals(60, report.section(DriverCalls.DRIVER).deleteVolume());
+        assertEquals(60, report.section(Operations.LATENCY).create().total().count());
+        assertEquals("undetermined", report.section(Operations.WINDOW).verdict(), "a wave is not judged steady");
+        assertTrue(report.cleanup().leftover().isEmpty());
+        assertEquals(0, report.cleanup().deletedClaims(), "the wave deleted its own claims; cleanup found none");
+        JsonNode n = new ObjectMapper().readTree(Files.readString(out));
+        for (String path : new String[]{"/bulk/count", "/bulk/bound", "/bulk/gone", "/bulk/toAllBoundSeconds",
+                "/bulk/toAllGoneSeconds", "/bulk/createsPerSecond", "/bulk/deletesPerSecond", "/bulk/curve/t",
+                "/config/mode", "/config/count", "/scopes/bulk"}) {
+            assertFalse(n.at(path).isMissingNode(), path);
+        }
+        assertEquals("bulk", n.at("/config/mode").asText());
     }
 
     /** An --out whose directory is missing: a fresh one under a temporary directory, so no machine has it. */
