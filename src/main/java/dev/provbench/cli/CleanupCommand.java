@@ -3,6 +3,7 @@ package dev.provbench.cli;
 import dev.provbench.kube.KubeClients;
 import dev.provbench.kube.RateLimiter;
 import dev.provbench.kube.RequestStats;
+import dev.provbench.load.Population;
 import dev.provbench.load.RunCleanup;
 import dev.provbench.run.ExitCodes;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -37,8 +38,13 @@ public class CleanupCommand implements Callable<Integer> {
         String runId;
 
         @Option(names = "--all", description = "Every claim carrying the run label in the namespace, of any run — "
-                + "also of runs still going on elsewhere.")
+                + "also of runs still going on elsewhere. A standing population is kept (--population removes it).")
         boolean all;
+
+        @Option(names = "--population", description = "The namespace's standing population (claims labelled "
+                + "provbench.dev/population, their PVs: prebound ones deleted by the tool, provisioned ones by "
+                + "csi-provisioner) — what runs with --keep-population left.")
+        boolean population;
     }
 
     @Spec
@@ -58,17 +64,20 @@ public class CleanupCommand implements Callable<Integer> {
             + "in-cluster).")
     String kubeconfig;
 
-    @Option(names = "--qps", description = "Client-side rate limit, as client-go's (default ${DEFAULT-VALUE}).")
-    double qps = 5;
+    @Option(names = "--qps", description = "Client-side rate limit, as client-go's (default 5; with --population 50).")
+    Double qps;
 
-    @Option(names = "--burst", description = "Client-side burst, as client-go's (default ${DEFAULT-VALUE}).")
-    int burst = 10;
+    @Option(names = "--burst", description = "Client-side burst, as client-go's (default 10; with --population 100).")
+    Integer burst;
 
     @Override
     public Integer call() {
         RunCleanup.Request request;
+        double qps = this.qps != null ? this.qps : which.population ? 50 : 5;
+        int burst = this.burst != null ? this.burst : which.population ? 100 : 10;
         try {
-            request = RunCleanup.Request.check(which.runId, which.all, namespace, timeout, Duration.ofHours(24));
+            request = RunCleanup.Request.check(which.runId, which.all || which.population, namespace, timeout,
+                    Duration.ofHours(24));
         } catch (RunCleanup.Request.Invalid e) {
             throw bad("--" + e.field().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT),
                     e.getMessage());
@@ -86,7 +95,8 @@ public class CleanupCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         String ns = request.namespace();
-        String what = which.all ? "every run's claims" : "run " + which.runId;
+        String what = which.population ? "the standing population" : which.all ? "every run's claims"
+                : "run " + which.runId;
         err.printf("provbench cleanup: %s in namespace %s, at most %ds%n", what, ns, request.timeout().toSeconds());
         err.flush();
         RunCleanup.Result r;
@@ -99,13 +109,38 @@ public class CleanupCommand implements Callable<Integer> {
         }
         try (KubernetesClient client = KubeClients.client(config, RateLimiter.of(qps, burst),
                 new RequestStats("provbench-cleanup", null))) {
+            if (which.population) {
+                return population(client, request, out);
+            }
             r = new RunCleanup(client, request).run();
+            if (which.all) {
+                long kept = Population.count(client, ns);
+                if (kept > 0) {
+                    err.printf("provbench cleanup: %d claim(s) of the namespace's standing population are kept "
+                            + "('provbench cleanup --population --namespace %s' removes them)%n", kept, ns);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("provbench cleanup: interrupted");
+            return ExitCodes.FAILED;
         }
         r.removedClaims().forEach(c -> out.println("removed PersistentVolumeClaim " + ns + "/" + c));
         r.removedVolumes().forEach(v -> out.println("removed PersistentVolume " + v));
         r.leftover().forEach(l -> out.println("remains " + l));
         out.printf("cleanup: %d claim(s) deleted, %d claim(s) and %d volume(s) gone, %d object(s) remain%n",
                 r.deletedClaims(), r.removedClaims().size(), r.removedVolumes().size(), r.leftover().size());
+        out.flush();
+        return r.clean() ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    private static int population(KubernetesClient client, RunCleanup.Request request, PrintWriter out)
+            throws InterruptedException {
+        Population.Removal r = Population.remove(client, request.namespace(), request.timeout());
+        r.left().forEach(l -> out.println("remains " + l));
+        out.printf("cleanup: population of namespace %s: %d claim(s) and %d prebound PV(s) deleted in %.1f s, %d "
+                + "object(s) remain%n", request.namespace(), r.claimsDeleted(), r.volumesDeleted(), r.seconds(),
+                r.left().size());
         out.flush();
         return r.clean() ? ExitCodes.OK : ExitCodes.FAILED;
     }

@@ -17,6 +17,7 @@ import java.net.URLEncoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -108,6 +109,11 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
     /** The object of that name as the cache has it, or null. */
     V get(String name) {
         return cache.get(name);
+    }
+
+    /** Every object the cache has now. */
+    List<V> values() {
+        return List.copyOf(cache.values());
     }
 
     /** The resourceVersion the next watch starts from (the last one seen). */

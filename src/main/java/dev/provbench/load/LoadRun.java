@@ -72,6 +72,8 @@ public final class LoadRun implements Signals {
     private Waits waits;
     private ClaimOps claims;
     private MeterRegistry registry;
+    private volatile Population.Result population;
+    private volatile Population.Removal populationRemoval;
 
     /** @param runId the value of {@link RunConfig#LABEL} on this run's claims, and part of their names */
     public LoadRun(String runId, RunConfig config, KubernetesClient client, RequestStats stats, Clock clock) {
@@ -123,6 +125,24 @@ public final class LoadRun implements Signals {
     /** What the run's workers do ({@code --mode}). */
     public Workload workload() {
         return workload;
+    }
+
+    /** The standing population made before the run ({@code --population}), or null. */
+    public Population.Result population() {
+        return population;
+    }
+
+    public void population(Population.Result r) {
+        population = r;
+    }
+
+    /** What removing the population after the run did, or null (kept, or none). */
+    public Population.Removal populationRemoval() {
+        return populationRemoval;
+    }
+
+    public void populationRemoved(Population.Removal r) {
+        populationRemoval = r;
     }
 
     /** Null until the run has started. */

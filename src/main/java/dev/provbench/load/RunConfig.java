@@ -18,13 +18,18 @@ import java.time.Duration;
  *                       all at once; else evenly over this time
  * @param mode           the workload ({@link Workloads}): {@code churn} or {@code bulk}
  * @param count          {@code bulk}: the claims of the wave; 0 otherwise
+ * @param population     {@code --population}: the standing claims beside the run ({@link Population}); null: the
+ *                       run does not touch a population
+ * @param populationMode {@code provisioned} or {@code prebound}; null without a population
+ * @param keepPopulation leave the population in place after the run
  */
 public record RunConfig(int threads, Duration duration, long cycles, Duration opTimeout, String namespace,
                         String storageClass, String size, String accessMode, WaitMode waitMode, double qps,
                         int burst, Duration interval,
                         @JsonSerialize(nullsUsing = Auto.class) Duration warmup, Duration warmupMax,
                         Duration abortGrace, Duration cleanupTimeout, Duration stallTimeout,
-                        @JsonSerialize(nullsUsing = Auto.class) Duration ramp, String mode, long count) {
+                        @JsonSerialize(nullsUsing = Auto.class) Duration ramp, String mode, long count,
+                        Long population, String populationMode, boolean keepPopulation) {
 
     /** A churn run's settings (what tests build). */
     public RunConfig(int threads, Duration duration, long cycles, Duration opTimeout, String namespace,
@@ -32,7 +37,8 @@ public record RunConfig(int threads, Duration duration, long cycles, Duration op
                      Duration interval, Duration warmup, Duration warmupMax, Duration abortGrace,
                      Duration cleanupTimeout, Duration stallTimeout, Duration ramp) {
         this(threads, duration, cycles, opTimeout, namespace, storageClass, size, accessMode, waitMode, qps, burst,
-                interval, warmup, warmupMax, abortGrace, cleanupTimeout, stallTimeout, ramp, ChurnWorkload.NAME, 0);
+                interval, warmup, warmupMax, abortGrace, cleanupTimeout, stallTimeout, ramp, ChurnWorkload.NAME, 0,
+                null, null, false);
     }
 
     /** A null duration of a setting whose null means "auto" is written so. */

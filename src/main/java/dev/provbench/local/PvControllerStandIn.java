@@ -111,6 +111,11 @@ final class PvControllerStandIn implements AutoCloseable {
     /** The claim worker: hand a new claim to the external provisioner; bind it to the PV made for it. */
     private void syncClaim(String key) {
         PersistentVolumeClaim c = claims.getIndexer().getByKey(key);
+        if (c != null && ours(c) && bound(c) && !"Bound".equals(c.getStatus() == null ? null
+                : c.getStatus().getPhase())) {
+            bindPrebound(c); // a claim that names its PV (a prebound population's)
+            return;
+        }
         if (c == null || !ours(c) || bound(c)) {
             return;
         }
@@ -145,6 +150,26 @@ final class PvControllerStandIn implements AutoCloseable {
     }
 
     /**
+     * A claim written with {@code spec.volumeName} whose PV names it back ({@code claimRef} without a UID): the PV
+     * gets the claim's UID and phase Bound, the claim phase Bound — what the real controller's
+     * {@code syncUnboundClaim} does for a pre-bound pair.
+     */
+    private void bindPrebound(PersistentVolumeClaim c) {
+        PersistentVolume v = volumes.getIndexer().getByKey(c.getSpec().getVolumeName());
+        if (v == null || v.getSpec().getClaimRef() == null
+                || !c.getMetadata().getName().equals(v.getSpec().getClaimRef().getName())
+                || !c.getMetadata().getNamespace().equals(v.getSpec().getClaimRef().getNamespace())) {
+            return; // the PV's event re-queues the claim
+        }
+        String pv = v.getMetadata().getName();
+        patch(Api.volumePath(pv), "{\"spec\":{\"claimRef\":{\"uid\":\"" + c.getMetadata().getUid() + "\"}}}");
+        patch(Api.volumePath(pv) + "/status", "{\"status\":{\"phase\":\"Bound\"}}");
+        patch(Api.claimPath(c.getMetadata().getNamespace(), c.getMetadata().getName()) + "/status",
+                "{\"status\":{\"phase\":\"Bound\",\"capacity\":{\"storage\":\""
+                        + v.getSpec().getCapacity().get("storage") + "\"}}}");
+    }
+
+    /**
      * The volume worker: a PV whose claim is gone becomes Released (after a GET that confirms the claim is
      * gone), whether or not the binding had finished; a PV made for a claim not yet bound re-queues the claim.
      */
@@ -156,7 +181,7 @@ final class PvControllerStandIn implements AutoCloseable {
         String claimKey = key(v.getSpec().getClaimRef().getNamespace(), v.getSpec().getClaimRef().getName());
         PersistentVolumeClaim c = claims.getIndexer().getByKey(claimKey);
         if (c != null) {
-            if (!bound(c)) {
+            if (!bound(c) || !"Bound".equals(c.getStatus() == null ? null : c.getStatus().getPhase())) {
                 claimQueue.add(claimKey);
             }
             return;

@@ -219,9 +219,13 @@ public final class StandInControllers implements AutoCloseable {
         }
     }
 
-    /** A Released PV of ours: DeleteVolume, then drop the finalizer and delete the PV object. */
+    /**
+     * A Released PV of ours whose policy is Delete: DeleteVolume, then drop the finalizer and delete the PV object
+     * (csi-provisioner's {@code shouldDelete}: a Retain PV is left to whoever made it).
+     */
     private void reclaim(PersistentVolume v) {
         if (v.getStatus() == null || !"Released".equals(v.getStatus().getPhase())
+                || "Retain".equals(v.getSpec().getPersistentVolumeReclaimPolicy())
                 || !driverName.equals(v.getMetadata().getAnnotations() == null ? null
                 : v.getMetadata().getAnnotations().get(ANN_PROVISIONED_BY))) {
             return;

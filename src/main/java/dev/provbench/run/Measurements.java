@@ -22,6 +22,7 @@ import dev.provbench.measure.ProvisionerMetrics;
 import dev.provbench.measure.Resources;
 import dev.provbench.measure.ServerThrottling;
 import dev.provbench.measure.SharedCluster;
+import dev.provbench.measure.StandingPopulation;
 import dev.provbench.measure.StandInRequests;
 import io.fabric8.kubernetes.client.KubernetesClient;
 
@@ -88,6 +89,8 @@ public final class Measurements {
     private static final List<Entry> REGISTRY = List.of(
             entry((c, s) -> new Operations(s.run()), Operations.WINDOW, Operations.OPS, Operations.LATENCY),
             entry((c, s) -> "bulk".equals(c.config().mode()) ? new BulkWave(s.run()) : null, BulkWave.BULK),
+            entry((c, s) -> c.config().population() == null ? null : new StandingPopulation(s.run()),
+                    StandingPopulation.POPULATION),
             entry((c, s) -> new ClientRequests(s.stats()), ClientRequests.REQUESTS, ClientRequests.THROTTLING),
             entry(Measurements::standIns, ClientRequests.COMPONENTS, AuditLogRequests.BUCKET),
             entry(Measurements::driverCounts, DriverCalls.DRIVER),

@@ -13,6 +13,7 @@ import dev.provbench.kube.Transport;
 import dev.provbench.kube.RateLimiter;
 import dev.provbench.kube.RequestStats;
 import dev.provbench.load.LoadRun;
+import dev.provbench.load.Population;
 import dev.provbench.load.Preflight;
 import dev.provbench.load.RunCleanup;
 import dev.provbench.load.RunConfig;
@@ -140,17 +141,22 @@ public class RunExecutor {
     }
 
     private void measure(RunExecution e, Setup s, Consumer<String> say) throws Exception {
+        String provisioner = driverConfig.name(); // --local: the in-process driver's
         if (!e.request().local) {
             Preflight.Result pre = preflight(e, s, say);
             if (pre == null) {
                 return;
             }
+            provisioner = pre.provisioner();
             RunConfig cfg = e.checked().config();
             s.run().tenants().driver(pre.provisioner());
             if (!cfg.stallTimeout().isZero()) { // its few LISTs only if it looks: the run's own client
                 s.run().withStall(new Stall(s.client(), cfg.namespace(), e.id(), cfg.storageClass(), pre.provisioner(),
                         cfg.stallTimeout()));
             }
+        }
+        if (e.checked().config().population() != null && !populate(e, s, provisioner, say)) {
+            return;
         }
         List<Measurement> ms = Measurements.of(e.checked(), new Measurements.Sources(s.run(), s.client(), s.stats(),
                 s.evidence(), s.cluster(), s.cluster() != null || driver.serving() ? inProcessDriver() : null,
@@ -184,6 +190,10 @@ public class RunExecutor {
             scheduler.unscheduleJob(jobs + "-progress");
             scheduler.unscheduleJob(jobs + "-samples");
         }
+        RunConfig cfg = e.checked().config();
+        if (cfg.population() != null && !cfg.keepPopulation() && cfg.population() > 0) {
+            s.run().populationRemoved(removePopulation(s, cfg, say));
+        }
         ms.forEach(m -> m.finish(o.window()));
         ReportDraft draft = new ReportDraft(new ReportDraft.Grid(o.window(), e.checked().config().interval().toNanos(),
                 o.drainEndNanos()));
@@ -199,7 +209,59 @@ public class RunExecutor {
         RunReport report = draft.build(version, e.request().local ? "local" : "cluster", e.id(),
                 dev.provbench.report.JsonFormat.config(e.checked().reported()),
                 cleanup(o, e), e.checked().slo());
-        end(e, o, report, say);
+        end(e, o, s.run().populationRemoval(), report, say);
+    }
+
+    /** A client for the population's writes: unlimited and uncounted (they are not the run's requests). */
+    private static KubernetesClient populationClient(Setup s) {
+        return KubeClients.client(s.client().getConfiguration(), RateLimiter.of(-1, 0),
+                new RequestStats("population", null));
+    }
+
+    /**
+     * {@code --population}: the namespace's population made (or grown, or shrunk) to its size, all Bound, before
+     * anything of the run is measured; false when it could not be (the execution ended, exit 3, after what it made
+     * was removed unless {@code --keep-population}).
+     */
+    private boolean populate(RunExecution e, Setup s, String provisioner, Consumer<String> say) {
+        RunConfig cfg = e.checked().config();
+        try (KubernetesClient c = populationClient(s)) {
+            Population p = new Population(c, cfg.namespace(), cfg.storageClass(), provisioner, cfg.size(),
+                    cfg.accessMode(), Population.Mode.of(cfg.populationMode()));
+            Population.Result r = p.ensure(cfg.population(), say, e::abortRequested);
+            if (r.count() > 0 || r.removed() > 0) {
+                say.accept(String.format(Locale.ROOT, "population: %d %s claims Bound after %.1f s (found %d, made "
+                        + "%d, removed %d)", r.count(), r.mode(), r.seconds(), r.existing(), r.created(), r.removed()));
+            }
+            s.run().population(r);
+            return true;
+        } catch (Population.Failed | RuntimeException | InterruptedException ex) {
+            if (ex instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            String why = "population: " + (ex instanceof Population.Failed ? ex.getMessage() : rootMessage(ex));
+            if (!cfg.keepPopulation() && !Thread.currentThread().isInterrupted()) {
+                Population.Removal gone = removePopulation(s, cfg, say);
+                why += gone.clean() ? "; removed what it had made" : "; " + gone.left().size() + " object(s) left: "
+                        + "'provbench cleanup --population --namespace " + cfg.namespace() + "' removes them";
+            }
+            fail(e, why, say);
+            return false;
+        }
+    }
+
+    private static Population.Removal removePopulation(Setup s, RunConfig cfg, Consumer<String> say) {
+        try (KubernetesClient c = populationClient(s)) {
+            say.accept("population: removing it from namespace " + cfg.namespace());
+            return Population.remove(c, cfg.namespace(), cfg.cleanupTimeout());
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return new Population.Removal(0, 0, List.of("population of namespace " + cfg.namespace()
+                    + ": removal interrupted"), 0);
+        } catch (RuntimeException ex) {
+            return new Population.Removal(0, 0, List.of("population of namespace " + cfg.namespace() + ": "
+                    + rootMessage(ex)), 0);
+        }
     }
 
     /** The report's cleanup: what {@code load.RunCleanup} found, and the command that removes what is left. */
@@ -252,9 +314,16 @@ public class RunExecutor {
      * left objects in a cluster (3, whatever the thresholds said: a CI job must not read success while the
      * cluster holds the run's objects); a threshold failed (1); else 0.
      */
-    private static void end(RunExecution e, LoadRun.Outcome o, RunReport report, Consumer<String> say) {
+    private static void end(RunExecution e, LoadRun.Outcome o, Population.Removal populationLeft, RunReport report,
+            Consumer<String> say) {
         String left = o.cleanup().clean() || e.request().local ? null : "cleanup left "
                 + o.cleanup().leftover().size() + " object(s): " + report.cleanup().command();
+        Population.Removal pop = e.request().local ? null : populationLeft;
+        if (pop != null && !pop.clean()) {
+            String more = "the population's removal left " + pop.left().size() + " object(s): 'provbench cleanup "
+                    + "--population --namespace " + e.checked().config().namespace() + "' removes them";
+            left = left == null ? more : left + "; " + more;
+        }
         if (o.aborted()) {
             e.ended(RunExecution.State.ABORTED, ExitCodes.FAILED, report,
                     "aborted; the report covers the time until the abort" + (left == null ? "" : "; " + left));

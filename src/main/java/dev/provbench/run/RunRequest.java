@@ -41,6 +41,22 @@ public class RunRequest {
     @Option(names = "--count", description = "--mode bulk: how many claims the wave creates.")
     public Long count;
 
+    @Option(names = "--population", description = "Before the window, make the namespace hold this many bound "
+            + "claims and their PVs (grown or shrunk from a population found there), and open the window only once "
+            + "all are Bound; removed after the run unless --keep-population (docs/load.md, \"A standing "
+            + "population\").")
+    public Long population;
+
+    @Option(names = "--population-mode", description = "How the population is made: provisioned (default: claims "
+            + "of the StorageClass, through csi-provisioner and the driver) or prebound (a PV written per claim, "
+            + "reclaim policy Retain, and its claim naming it: at the API server's speed; the provisioner never "
+            + "sees them).")
+    public String populationMode;
+
+    @Option(names = "--keep-population", description = "Leave the population in place after the run (a sweep keeps "
+            + "it between cells); 'provbench cleanup --population' removes it.")
+    public boolean keepPopulation;
+
     @Option(names = "--threads", description = "Workers (default ${DEFAULT-VALUE}); with --mode bulk, the POSTs "
             + "and DELETEs in flight at most.")
     public int threads = 64;
@@ -484,6 +500,18 @@ public class RunRequest {
         } else if (count != null) {
             throw bad("count", "is a --mode bulk setting");
         }
+        if (population != null && (population < 0 || population > limits.count())) {
+            throw bad("population", "must be 0 to " + limits.count());
+        }
+        if (populationMode != null && dev.provbench.load.Population.Mode.of(populationMode) == null) {
+            throw bad("populationMode", "'" + populationMode + "' is not provisioned or prebound");
+        }
+        if (populationMode != null && population == null) {
+            throw bad("populationMode", "needs --population");
+        }
+        if (keepPopulation && population == null) {
+            throw bad("keepPopulation", "needs --population");
+        }
         Duration d = duration("duration", duration, false, max);
         if (cycles != null && (cycles < 1 || cycles > limits.cycles())) {
             throw bad("cycles", "must be 1 to " + limits.cycles());
@@ -575,7 +603,8 @@ public class RunRequest {
         RunConfig cfg = new RunConfig(threads, d, cycles == null ? 0 : cycles, timeout, namespace,
                 local ? LocalCluster.STORAGE_CLASS : storageClass, size, accessMode, waitMode, qps, burst, step,
                 bulk ? Duration.ZERO : warm, warmMax, grace, cleanupIn, stallIn, bulk ? Duration.ZERO : rampIn, mode,
-                bulk ? count : 0);
+                bulk ? count : 0, population, population == null ? null
+                : populationMode == null ? "provisioned" : populationMode, keepPopulation);
         return new Checked(this, cfg, new ReportBuilder.Slo(minOpsPerSec, maxFailures, p99, maxFailureRatio, requireAlone), kc,
                 log, podNs,
                 podSelector, metrics, audit, driver, procs, writable("records", records));

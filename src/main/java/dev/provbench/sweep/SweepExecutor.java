@@ -134,6 +134,7 @@ public class SweepExecutor {
         } finally {
             control.restore(say);
             control.close();
+            removePopulation(plan, say);
         }
         List<SweepResult.Done> done = s.done();
         RunExecution.State state;
@@ -163,6 +164,27 @@ public class SweepExecutor {
         } catch (IOException ex) {
             say.accept("sweep: cannot write the results to " + out.dir() + ": " + ex.getMessage());
             s.ended(state, ExitCodes.FAILED, r, "cannot write the results: " + ex.getMessage());
+        }
+    }
+
+    /** A real cluster's population, kept between the runs of a population axis: removed unless --keep-population. */
+    private static void removePopulation(SweepPlan plan, Consumer<String> say) {
+        if (plan.request().population == null || plan.request().keepPopulation || plan.base().request().local) {
+            return;
+        }
+        var cfg = plan.base().config();
+        try (KubernetesClient c = KubeClients.client(KubeClients.config(plan.base().kubeconfig()),
+                RateLimiter.of(-1, 0), new RequestStats("sweep", null))) {
+            say.accept("sweep: removing the population from namespace " + cfg.namespace());
+            var r = dev.provbench.load.Population.remove(c, cfg.namespace(), cfg.cleanupTimeout());
+            if (!r.clean()) {
+                say.accept("sweep: the population's removal left " + r.left().size() + " object(s): 'provbench "
+                        + "cleanup --population --namespace " + cfg.namespace() + "' removes them");
+            }
+        } catch (IOException | RuntimeException e) {
+            say.accept("sweep: cannot remove the population: " + message(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

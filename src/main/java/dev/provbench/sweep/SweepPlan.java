@@ -41,7 +41,7 @@ public record SweepPlan(SweepRequest request, long seed, List<Cell> cells, List<
      * csi-provisioner is not reconfigured (a real one keeps what it has).
      */
     public record Cell(int index, double qps, int burst, int threads, Double provisionerQps,
-                       Integer provisionerBurst) {
+                       Integer provisionerBurst, Long population) {
         /** The settings by axis name, in a fixed order. */
         public Map<String, String> settings() {
             Map<String, String> m = new LinkedHashMap<>();
@@ -51,6 +51,9 @@ public record SweepPlan(SweepRequest request, long seed, List<Cell> cells, List<
             if (provisionerQps != null) {
                 m.put("provisioner-qps", provisionerQps < 0 ? "unlimited" : fmt(provisionerQps));
                 m.put("provisioner-burst", Integer.toString(provisionerBurst));
+            }
+            if (population != null) {
+                m.put("population", Long.toString(population));
             }
             return m;
         }
@@ -125,6 +128,15 @@ public record SweepPlan(SweepRequest request, long seed, List<Cell> cells, List<
             throw SweepRequest.bad("provisionerBurst", "needs --provisioner-qps");
         }
         Control control = control(q, pqps != null);
+        List<Long> pops = new ArrayList<>();
+        if (q.population == null) {
+            pops.add(null);
+        } else {
+            for (int v : SweepRequest.integers("population", q.population)) {
+                pops.add((long) v);
+            }
+            pops.sort(null); // the population only grows between runs
+        }
 
         // the tool's settings (qps × burst, or qps paired with its default burst), then × threads × provisioner
         List<double[]> tool = rates(qps, bursts);
@@ -134,16 +146,18 @@ public record SweepPlan(SweepRequest request, long seed, List<Cell> cells, List<
         } else {
             prov.addAll(rates(pqps, pbursts));
         }
-        if ((long) tool.size() * threads.size() * prov.size() > SweepRequest.MAX_CELLS) {
-            throw SweepRequest.bad("qps", "the axes make " + (long) tool.size() * threads.size() * prov.size()
-                    + " cells; at most " + SweepRequest.MAX_CELLS);
+        long product = (long) tool.size() * threads.size() * prov.size() * pops.size();
+        if (product > SweepRequest.MAX_CELLS) {
+            throw SweepRequest.bad("qps", "the axes make " + product + " cells; at most " + SweepRequest.MAX_CELLS);
         }
         List<Cell> cells = new ArrayList<>();
-        for (double[] t : tool) {
-            for (int n : threads) {
-                for (double[] p : prov) {
-                    cells.add(new Cell(cells.size() + 1, t[0], (int) t[1], n, p == null ? null : p[0],
-                            p == null ? null : (int) p[1]));
+        for (Long pop : pops) {
+            for (double[] t : tool) {
+                for (int n : threads) {
+                    for (double[] p : prov) {
+                        cells.add(new Cell(cells.size() + 1, t[0], (int) t[1], n, p == null ? null : p[0],
+                                p == null ? null : (int) p[1], pop));
+                    }
                 }
             }
         }
@@ -152,7 +166,8 @@ public record SweepPlan(SweepRequest request, long seed, List<Cell> cells, List<
                     + SweepRequest.MAX_RUNS + " runs");
         }
         List<String> varying = new ArrayList<>();
-        for (String axis : new String[]{"qps", "burst", "threads", "provisioner-qps", "provisioner-burst"}) {
+        for (String axis : new String[]{"qps", "burst", "threads", "provisioner-qps", "provisioner-burst",
+                "population"}) {
             if (cells.stream().map(c -> c.settings().get(axis)).distinct().count() > 1) {
                 varying.add(axis);
             }
@@ -184,6 +199,12 @@ public record SweepPlan(SweepRequest request, long seed, List<Cell> cells, List<
             }
         }
         Collections.shuffle(slots, new Random(seed));
+        // with a population axis: by population, smallest first (each run grows it, never shrinks it), shuffled
+        // within each population (a stable sort keeps the random order there)
+        slots.sort(java.util.Comparator.comparingLong(s -> {
+            Long pop = cells.get(s[0] - 1).population();
+            return pop == null ? 0 : pop;
+        }));
         // repeat numbers follow the order within a cell: repeat 1 is a cell's first run
         Map<Integer, Integer> seen = new LinkedHashMap<>();
         for (int[] s : slots) {
@@ -262,6 +283,10 @@ public record SweepPlan(SweepRequest request, long seed, List<Cell> cells, List<
         r.qps = c.qps();
         r.burst = c.burst();
         r.threads = c.threads();
+        if (c.population() != null) {
+            r.population = c.population();
+            r.keepPopulation = !r.local; // a real cluster's is kept between runs; the sweep removes it at its end
+        }
         if (r.local && c.provisionerQps() != null) {
             r.localProvisionerQps = c.provisionerQps();
             r.localProvisionerBurst = c.provisionerBurst();

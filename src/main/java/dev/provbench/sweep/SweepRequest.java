@@ -21,7 +21,7 @@ import java.util.Set;
 public class SweepRequest {
     /** Options of {@code provbench run} that an axis of the sweep replaces. */
     public static final Set<String> REPLACED = Set.of("--qps", "--burst", "--threads", "--local-provisioner-qps",
-            "--local-provisioner-burst");
+            "--local-provisioner-burst", "--population", "--keep-population");
     /** At most this many values per axis, cells, repeats and runs. */
     static final int MAX_VALUES = 16;
     static final int MAX_CELLS = 64;
@@ -44,6 +44,15 @@ public class SweepRequest {
     @Option(names = "--provisioner-burst", description = "Axis: csi-provisioner's --kube-api-burst, a comma list "
             + "(default: 2 × --provisioner-qps for each, as in the 2020 table).")
     public String provisionerBurst;
+
+    @Option(names = "--population", description = "Axis: the standing population beside each run (run's "
+            + "--population; its mode from --population-mode), a comma list such as 0,1000,10000. The runs go by "
+            + "population, smallest first, in a random order within each, so the population only grows and is kept "
+            + "between runs; it is removed after the last run unless --keep-population.")
+    public String population;
+
+    @Option(names = "--keep-population", description = "Leave the population in place after the sweep.")
+    public boolean keepPopulation;
 
     @Option(names = "--threads", description = "Axis: workers, a comma list (default ${DEFAULT-VALUE}).")
     public String threads = "64";
