@@ -43,7 +43,8 @@ class RunCommandTest {
             "--threads;4097", "--duration;1000000h", "--duration;9999999999999999h", "--op-timeout;25h",
             "--warmup-max;48h", "--cycles;2000000000", "--qps;100001", "--burst;1000001", "--size;2Pi",
             "--interval;999ms", "--local-api-latency;2s", "--local-provisioner-qps;1e9",
-            "--provisioner-container;Bad_Name", "--max-p99;25h", "--mode;sideways", "--count;5"})
+            "--provisioner-container;Bad_Name", "--max-p99;25h", "--mode;sideways", "--count;5", "--population;-1", "--population;1000001",
+            "--population-mode;sideways", "--population-mode;prebound"})
     void everyBadFlagIsExit2NamingIt(String flag, String value, QuarkusMainLauncher launcher) {
         LaunchResult r = launcher.launch("run", "--local", flag, value);
         assertEquals(2, r.exitCode(), r.getErrorOutput());
@@ -112,6 +113,37 @@ class RunCommandTest {
             assertFalse(n.at(path).isMissingNode(), path);
         }
         assertEquals("bulk", n.at("/config/mode").asText());
+    }
+
+    /**
+     * Churn beside a prebound population on --local: the window opens with all of it Bound, the run's figures are its
+     * own (its creates only), and the population is removed after the run — claims and the PVs the tool wrote.
+     */
+    @Test
+    void localRunBesideAPreboundPopulation(QuarkusMainLauncher launcher, @TempDir Path dir) throws Exception {
+        Path out = dir.resolve("report.json");
+        LaunchResult r = launcher.launch("run", "--local", "--population", "40", "--population-mode", "prebound",
+                "--cycles", "12", "--threads", "4", "--qps", "-1", "--local-provisioner-qps", "-1", "--format", "json",
+                "--out", out.toString(), "--max-failures", "0");
+        assertEquals(0, r.exitCode(), r.getErrorOutput());
+        assertTrue(r.getErrorOutput().contains("population: 40 prebound claims Bound"), r.getErrorOutput());
+        RunReport report = dev.provbench.run.Measurements.parse(Files.readString(out));
+        var p = report.section(dev.provbench.measure.StandingPopulation.POPULATION);
+        assertNotNull(p);
+        assertEquals(40, p.count());
+        assertEquals("prebound", p.mode());
+        assertEquals(40, p.created());
+        assertEquals(0, p.existing());
+        assertFalse(p.kept());
+        assertEquals(40, p.removal().claimsDeleted());
+        assertEquals(40, p.removal().volumesDeleted(), "the tool deletes the Retain PVs it wrote");
+        assertTrue(p.removal().left().isEmpty());
+        assertEquals(12, report.section(Operations.OPS).creates());
+        // the driver never made nor deleted a population volume: its figures are the run's 12 cycles (and the
+        // few in flight at the window's end)
+        assertTrue(report.section(DriverCalls.DRIVER).totals().createVolume() < 40,
+                report.section(DriverCalls.DRIVER).totals().toString());
+        assertTrue(report.cleanup().leftover().isEmpty());
     }
 
     /** An --out whose directory is missing: a fresh one under a temporary directory, so no machine has it. */

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -69,6 +70,32 @@ class SweepPlanTest {
             assertEquals(last.getOrDefault(x.cell().index(), 0) + 1, x.repeat());
             last.put(x.cell().index(), x.repeat());
         }
+    }
+
+    /**
+     * A population axis: the runs go by population, smallest first (it only grows between runs), shuffled within each;
+     * every run of a real cluster keeps it (the sweep removes it after the last).
+     */
+    @Test
+    void aPopulationAxisRunsSmallestFirstAndShufflesWithin() {
+        SweepRequest q = local("5,-1", null, 3, 7);
+        q.population = "10000,0,1000";
+        SweepPlan p = plan(q);
+        assertEquals(6, p.cells().size());
+        assertEquals(List.of("qps", "burst", "population"), p.varying());
+        List<Long> pops = p.order().stream().map(x -> x.cell().population()).toList();
+        for (int i = 1; i < pops.size(); i++) {
+            assertTrue(pops.get(i) >= pops.get(i - 1), "the population never shrinks: " + pops);
+        }
+        assertEquals(18, pops.size());
+        assertEquals(1000L, p.order().get(6).checked().config().population());
+        List<Integer> first = p.order().subList(0, 6).stream().map(x -> x.cell().index()).toList();
+        SweepRequest q2 = local("5,-1", null, 3, 8);
+        q2.population = "10000,0,1000";
+        List<Integer> other = plan(q2).order().subList(0, 6).stream().map(x -> x.cell().index()).toList();
+        assertTrue(first.stream().allMatch(i -> i <= 2) && other.stream().allMatch(i -> i <= 2));
+        assertFalse(p.order().get(0).checked().config().keepPopulation(), "--local: the in-memory API ends with the run");
+        assertTrue(p.cells().get(0).benchName(p.varying()).endsWith("/population=0"));
     }
 
     @Test
