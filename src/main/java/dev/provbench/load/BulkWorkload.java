@@ -256,8 +256,9 @@ public final class BulkWorkload implements Workload {
             this.goneAt = new long[count];
         }
 
+        /** The earliest of the times given (0: none yet): workers finish their writes in another order than they began. */
         void first(AtomicLong edge, long nanos) {
-            edge.compareAndSet(0, nanos);
+            edge.accumulateAndGet(nanos, (a, b) -> a == 0 ? b : Math.min(a, b));
         }
 
         void at(long[] times, AtomicLong n, long nanos) {

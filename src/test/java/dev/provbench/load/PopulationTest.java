@@ -1,20 +1,16 @@
 package dev.provbench.load;
 
+import dev.provbench.InMemoryApi;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.MockWebServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,21 +23,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * hack/scale-check's, on the real pipeline.)
  */
 class PopulationTest {
-    private KubernetesMockServer server;
+    @RegisterExtension
+    final InMemoryApi api = new InMemoryApi();
     private KubernetesClient client;
 
     @BeforeEach
     void start() {
-        server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(), false);
-        server.init(InetAddress.getLoopbackAddress(), 0);
-        client = server.createClient();
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        server.destroy();
+        client = api.client();
     }
 
     private void claim(String ns, String name, String mode, String volume) {

@@ -1,17 +1,13 @@
 package dev.provbench.load;
 
+import dev.provbench.InMemoryApi;
 import io.fabric8.kubernetes.api.model.storage.StorageClassBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.MockWebServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.net.InetAddress;
 import java.time.Duration;
-import java.util.HashMap;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -24,23 +20,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * asserts only on what the class check says.)
  */
 class PreflightTest {
-    private KubernetesMockServer server;
+    @RegisterExtension
+    final InMemoryApi api = new InMemoryApi();
     private KubernetesClient client;
 
     @BeforeEach
     void start() {
-        server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(), false);
-        server.init(InetAddress.getLoopbackAddress(), 0);
-        client = server.createClient();
+        client = api.client();
         client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
                 .withName("default").endMetadata().build()).create();
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        server.destroy();
     }
 
     private void storageClass(String name, String policy) {

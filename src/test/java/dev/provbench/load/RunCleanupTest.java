@@ -1,5 +1,6 @@
 package dev.provbench.load;
 
+import dev.provbench.InMemoryApi;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -9,17 +10,13 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.MockWebServer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.UUID;
 
@@ -32,21 +29,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * or provisioner here: the test's sleeper plays csi-provisioner, deleting a PV once its claim is gone.
  */
 class RunCleanupTest {
-    private KubernetesMockServer server;
+    @RegisterExtension
+    final InMemoryApi api = new InMemoryApi();
     private KubernetesClient client;
 
     @BeforeEach
     void start() {
-        server = new KubernetesMockServer(new io.fabric8.mockwebserver.Context(), new MockWebServer(), new HashMap<>(),
-                new KubernetesCrudDispatcher(), false);
-        server.init(InetAddress.getLoopbackAddress(), 0);
-        client = server.createClient();
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        server.destroy();
+        client = api.client();
     }
 
     private PersistentVolumeClaim claim(String runId, int n, String volume) {
