@@ -300,18 +300,6 @@ public final class Population {
         }
     }
 
-    /** How many population claims the namespace holds (one LIST of their names' page count, 500 at a time). */
-    public static long count(KubernetesClient client, String namespace) {
-        long n = 0;
-        String token = null;
-        do {
-            var page = client.persistentVolumeClaims().inNamespace(namespace).withLabel(LABEL).list(
-                    new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(500L).withContinue(token).build());
-            n += page.getItems().size();
-            token = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-        } while (token != null && !token.isEmpty());
-        return n;
-    }
 
     /** Every PV, listed in pages of 500 (a cluster beside a population holds tens of thousands). */
     static List<PersistentVolume> pagedVolumes(KubernetesClient client) {
@@ -326,9 +314,9 @@ public final class Population {
         return out;
     }
 
-    /** Runs {@code op} for each index on {@link #WRITERS} threads; an interrupt stops it. */
-    private static void parallel(List<Long> indices, Consumer<Long> op) throws InterruptedException {
-        if (indices.isEmpty()) {
+    /** Runs {@code op} for each item on {@link #WRITERS} threads; an interrupt stops it. */
+    private static <T> void parallel(List<T> items, Consumer<T> op) throws InterruptedException {
+        if (items.isEmpty()) {
             return;
         }
         ExecutorService pool = Executors.newFixedThreadPool(WRITERS, r -> {
@@ -337,9 +325,9 @@ public final class Population {
             return t;
         });
         try {
-            List<Future<?>> all = new ArrayList<>(indices.size());
-            for (long i : indices) {
-                all.add(pool.submit(() -> op.accept(i)));
+            List<Future<?>> all = new ArrayList<>(items.size());
+            for (T item : items) {
+                all.add(pool.submit(() -> op.accept(item)));
             }
             for (Future<?> f : all) {
                 try {
@@ -374,57 +362,40 @@ public final class Population {
         long deadline = t0 + timeout.toNanos();
         AtomicLong claims = new AtomicLong();
         AtomicLong volumes = new AtomicLong();
-        Set<String> sent = ConcurrentHashMap.newKeySet();
+        Set<String> sent = ConcurrentHashMap.newKeySet(); // "kind name" of the DELETEs the API server took
         List<String> left;
         while (true) {
-            List<String> claimNames = new ArrayList<>();
-            String token = null;
-            do {
-                var page = client.persistentVolumeClaims().inNamespace(namespace).withLabel(LABEL).list(
-                        new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(500L).withContinue(token)
-                                .build());
-                page.getItems().forEach(c -> claimNames.add(c.getMetadata().getName()));
-                token = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-            } while (token != null && !token.isEmpty());
-            List<String> volumeNames = new ArrayList<>();
+            List<String> claimNames = claimNames(client, namespace);
+            List<String> prebound = new ArrayList<>(); // the tool deletes these
+            List<String> provisioned = new ArrayList<>(); // these go with their claims, through csi-provisioner
             for (PersistentVolume v : pagedVolumes(client)) {
                 var ref = v.getSpec() == null ? null : v.getSpec().getClaimRef();
-                boolean prebound = v.getMetadata().getLabels() != null
-                        && namespace.equals(v.getMetadata().getLabels().get(LABEL));
-                if (prebound || ref != null && namespace.equals(ref.getNamespace()) && index(ref.getName()) >= 0) {
-                    volumeNames.add(v.getMetadata().getName() + (prebound ? "" : " "));
+                if (v.getMetadata().getLabels() != null && namespace.equals(v.getMetadata().getLabels().get(LABEL))) {
+                    prebound.add(v.getMetadata().getName());
+                } else if (ref != null && namespace.equals(ref.getNamespace()) && index(ref.getName()) >= 0) {
+                    provisioned.add(v.getMetadata().getName());
                 }
             }
             List<String> now = new ArrayList<>();
             claimNames.forEach(c -> now.add("PersistentVolumeClaim " + namespace + "/" + c));
-            volumeNames.forEach(v -> now.add("PersistentVolume " + v.trim()));
+            prebound.forEach(v -> now.add("PersistentVolume " + v));
+            provisioned.forEach(v -> now.add("PersistentVolume " + v));
             left = now;
             if (left.isEmpty() || System.nanoTime() > deadline) {
                 break;
             }
-            List<Long> todo = new ArrayList<>();
-            List<String> names = new ArrayList<>();
-            for (String c : claimNames) {
-                if (sent.add("c/" + c)) {
-                    names.add("c/" + c);
-                }
-            }
-            for (String v : volumeNames) {
-                if (!v.endsWith(" ") && sent.add("v/" + v)) { // a provisioned PV goes with its claim
-                    names.add("v/" + v);
-                }
-            }
-            for (int i = 0; i < names.size(); i++) {
-                todo.add((long) i);
-            }
-            parallel(todo, i -> {
-                String k = names.get((int) (long) i);
+            List<String> todo = new ArrayList<>();
+            claimNames.forEach(c -> todo.add("PersistentVolumeClaim " + c));
+            prebound.forEach(v -> todo.add("PersistentVolume " + v));
+            todo.removeIf(k -> !sent.add(k));
+            parallel(todo, k -> {
+                String name = k.substring(k.indexOf(' ') + 1);
                 try {
-                    if (k.startsWith("c/")) {
-                        client.persistentVolumeClaims().inNamespace(namespace).withName(k.substring(2)).delete();
+                    if (k.startsWith("PersistentVolumeClaim ")) {
+                        client.persistentVolumeClaims().inNamespace(namespace).withName(name).delete();
                         claims.incrementAndGet();
                     } else {
-                        client.persistentVolumes().withName(k.substring(2)).delete();
+                        client.persistentVolumes().withName(name).delete();
                         volumes.incrementAndGet();
                     }
                 } catch (KubernetesClientException e) {
@@ -434,5 +405,23 @@ public final class Population {
             Thread.sleep(1000);
         }
         return new Removal(claims.get(), volumes.get(), left, Math.round((System.nanoTime() - t0) / 1e6) / 1e3);
+    }
+
+    /** How many population claims the namespace holds. */
+    public static long count(KubernetesClient client, String namespace) {
+        return claimNames(client, namespace).size();
+    }
+
+    /** The names of the namespace's population claims, listed in pages of 500. */
+    private static List<String> claimNames(KubernetesClient client, String namespace) {
+        List<String> out = new ArrayList<>();
+        String token = null;
+        do {
+            var page = client.persistentVolumeClaims().inNamespace(namespace).withLabel(LABEL).list(
+                    new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(500L).withContinue(token).build());
+            page.getItems().forEach(c -> out.add(c.getMetadata().getName()));
+            token = page.getMetadata() == null ? null : page.getMetadata().getContinue();
+        } while (token != null && !token.isEmpty());
+        return out;
     }
 }
