@@ -57,6 +57,10 @@ public class CleanupCommand implements Callable<Integer> {
             + "default).")
     String namespace;
 
+    @Option(names = "--namespaces", description = "As the run's --namespaces: its claims in <namespace>-0 … "
+            + "<namespace>-(K-1), and the namespaces it made deleted once empty (default 1).")
+    Integer namespaces;
+
     @Option(names = "--timeout", description = "How long to delete and wait (default ${DEFAULT-VALUE}, at most 24h).")
     String timeout = "3m";
 
@@ -76,8 +80,8 @@ public class CleanupCommand implements Callable<Integer> {
         double qps = this.qps != null ? this.qps : which.population ? 50 : 5;
         int burst = this.burst != null ? this.burst : which.population ? 100 : 10;
         try {
-            request = RunCleanup.Request.check(which.runId, which.all || which.population, namespace, timeout,
-                    Duration.ofHours(24));
+            request = RunCleanup.Request.check(which.runId, which.all || which.population, namespace, namespaces,
+                    timeout, Duration.ofHours(24));
         } catch (RunCleanup.Request.Invalid e) {
             throw bad("--" + e.field().replaceAll("([A-Z])", "-$1").toLowerCase(java.util.Locale.ROOT),
                     e.getMessage());
@@ -95,9 +99,14 @@ public class CleanupCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         String ns = request.namespace();
+        var spread = new dev.provbench.load.RunNamespaces(ns, request.namespaces());
+        if (which.population && request.namespaces() > 1) {
+            throw bad("--namespaces", "a population is in --namespace alone");
+        }
         String what = which.population ? "the standing population" : which.all ? "every run's claims"
                 : "run " + which.runId;
-        err.printf("provbench cleanup: %s in namespace %s, at most %ds%n", what, ns, request.timeout().toSeconds());
+        err.printf("provbench cleanup: %s in namespace%s %s, at most %ds%n", what, spread.count() > 1 ? "s" : "",
+                spread, request.timeout().toSeconds());
         err.flush();
         RunCleanup.Result r;
         io.fabric8.kubernetes.client.Config config;
@@ -125,7 +134,8 @@ public class CleanupCommand implements Callable<Integer> {
             err.println("provbench cleanup: interrupted");
             return ExitCodes.FAILED;
         }
-        r.removedClaims().forEach(c -> out.println("removed PersistentVolumeClaim " + ns + "/" + c));
+        r.removedClaims().forEach(c -> out.println("removed PersistentVolumeClaim "
+                + (spread.count() > 1 ? "" : ns + "/") + c));
         r.removedVolumes().forEach(v -> out.println("removed PersistentVolume " + v));
         r.leftover().forEach(l -> out.println("remains " + l));
         out.printf("cleanup: %d claim(s) deleted, %d claim(s) and %d volume(s) gone, %d object(s) remain%n",

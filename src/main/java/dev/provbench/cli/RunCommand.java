@@ -120,7 +120,7 @@ public class RunCommand implements Callable<Integer>, Main.EarlyChecked {
             } else {
                 err.println("provbench run: SIG" + sig + " again: cleanup goes on (bounded by --cleanup-timeout); "
                         + "SIGKILL would leave the run's claims: provbench cleanup --run-id " + e.id()
-                        + " --namespace " + checked.config().namespace() + " removes them");
+                        + " " + dev.provbench.load.RunNamespaces.of(checked.config()).flags() + " removes them");
             }
             err.flush();
             e.abort();

@@ -38,7 +38,9 @@ public final class ClaimOps {
     private final Stamps stamps;
     private final Reaper reaper;
     private final Signals signals;
-    private final ClaimRequests requests;
+    /** One per namespace of the run, in {@link RunNamespaces#names()}' order. */
+    private final ClaimRequests[] requests;
+    private final RunNamespaces namespaces;
     private final AtomicLong failuresLogged = new AtomicLong();
     private volatile OpLog log;
     private final Stall stall;
@@ -53,17 +55,20 @@ public final class ClaimOps {
         this.reaper = reaper;
         this.stall = stall;
         this.signals = signals;
-        this.requests = new ClaimRequests(client, claim(config, runId, "pb-" + runId));
+        this.namespaces = RunNamespaces.of(config);
+        this.requests = namespaces.names().stream()
+                .map(ns -> new ClaimRequests(client, claim(config, ns, runId, "pb-" + runId)))
+                .toArray(ClaimRequests[]::new);
     }
 
     void log(OpLog log) {
         this.log = log;
     }
 
-    /** The claim every POST of the run sends, but for its name. */
-    static PersistentVolumeClaim claim(RunConfig config, String runId, String name) {
+    /** The claim every POST of the run sends to {@code namespace}, but for its name. */
+    static PersistentVolumeClaim claim(RunConfig config, String namespace, String runId, String name) {
         return new PersistentVolumeClaimBuilder()
-                .withNewMetadata().withName(name).withNamespace(config.namespace())
+                .withNewMetadata().withName(name).withNamespace(namespace)
                 .addToLabels(RunConfig.LABEL, runId).endMetadata()
                 .withNewSpec().withStorageClassName(config.storageClass())
                 .withAccessModes(config.accessMode())
@@ -94,7 +99,7 @@ public final class ClaimOps {
         }
         while (true) {
             try {
-                String uid = requests.create(name);
+                String uid = requests[namespaces.indexOfClaim(name)].create(name);
                 long answered = System.nanoTime();
                 queue = stats.lastWaitNanos();
                 // sent again: the stamps of the first POST, whose answer was lost
@@ -161,7 +166,7 @@ public final class ClaimOps {
         }
         while (true) {
             try {
-                requests.delete(name);
+                requests[namespaces.indexOfClaim(name)].delete(name);
                 long answered = System.nanoTime();
                 if (queue < 0) {
                     queue = stats.lastWaitNanos();

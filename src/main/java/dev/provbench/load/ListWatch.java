@@ -43,6 +43,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * and its connections are the run's as before. A request sent from a Vert.x event loop (a relist, a new watch)
  * takes its limiter token without waiting ({@code kube.LimitingInterceptor}); a retry after a failure waits
  * (800 ms doubling to 30 s, client-go's reflector backoff) on {@code executor}.
+ * <p>
+ * Every LIST that completes is kept as a {@link Listing} (the first, and the last {@link #LISTINGS_KEPT} relists):
+ * why it was sent, its pages, objects and bytes, its time from the first page's request to the cache replaced, and
+ * the CPU time spent reading it (the threads that read its pages, {@code ThreadMXBean}): what the report's
+ * {@code lists} says.
  */
 public final class ListWatch<V extends Views.View> implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(ListWatch.class);
@@ -50,6 +55,51 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
     static final int PAGE = 500;
     private static final long BACKOFF_FIRST_MS = 800;
     private static final long BACKOFF_MAX_MS = 30_000;
+    /** Relists kept past the first LIST (their count is kept in full). */
+    static final int LISTINGS_KEPT = 20;
+    private static final java.lang.management.ThreadMXBean THREADS =
+            java.lang.management.ManagementFactory.getThreadMXBean();
+    /** Whether this JVM measures a thread's CPU time; if not, a listing's {@code cpuNanos} is -1. */
+    private static final boolean CPU_TIME = THREADS.isCurrentThreadCpuTimeSupported() && THREADS.isThreadCpuTimeEnabled();
+
+    /** Why a LIST was sent. */
+    public enum Why {
+        /** the start */
+        FIRST,
+        /** the watch's resourceVersion was gone (HTTP 410, or an ERROR event with code 410) */
+        GONE,
+        /** the list before it failed (or its continue token expired) */
+        RETRY
+    }
+
+    /**
+     * One LIST that completed: why, its pages, objects and bytes, from its first page's request until the cache was
+     * replaced ({@code startNanos}, {@code endNanos}: this process's nanoTime), the CPU time of the threads that
+     * read its pages and replaced the cache ({@code cpuNanos}; -1: not measured), and the whole process's CPU time
+     * over that span ({@code processCpuNanos}: the transfer and TLS too, and whatever else the process did meanwhile;
+     * -1: not measured).
+     */
+    public record Listing(Why why, int pages, int items, long bytes, long startNanos, long endNanos, long cpuNanos,
+                          long processCpuNanos) {
+        public double seconds() {
+            return (endNanos - startNanos) / 1e9;
+        }
+    }
+
+    /** A LIST in progress: its pages read so far. */
+    private final class Pass {
+        final Why why;
+        final long start = System.nanoTime();
+        final long processCpu = processCpuNow();
+        final Map<String, V> into = new LinkedHashMap<>();
+        int pages;
+        long bytes;
+        long cpu;
+
+        Pass(Why why) {
+            this.why = why;
+        }
+    }
 
     public interface Decoder<V> {
         /** Reads one object; the parser is at its START_OBJECT and is left at its END_OBJECT. */
@@ -84,6 +134,9 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
     private volatile WebSocket socket;
     private volatile String resourceVersion;
     private volatile long backoffMs = BACKOFF_FIRST_MS; // a race between two failures only shortens one pause
+    private volatile Listing first;
+    private final java.util.Deque<Listing> relists = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    private final java.util.concurrent.atomic.AtomicLong relistCount = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * @param url      the collection's URL, e.g. {@code https://host/api/v1/namespaces/ns/persistentvolumeclaims}
@@ -102,8 +155,41 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
 
     /** Starts; the future completes when the first LIST is in the cache, or fails with that LIST's failure. */
     CompletableFuture<Void> start() {
-        list(new LinkedHashMap<>(), null);
+        list(new Pass(Why.FIRST), null);
         return synced;
+    }
+
+    /** The first LIST, once it completed; else null. */
+    public Listing first() {
+        return first;
+    }
+
+    /** The relists kept (the last {@link #LISTINGS_KEPT}), oldest first. */
+    public List<Listing> relists() {
+        return List.copyOf(relists);
+    }
+
+    /** Every relist that completed. */
+    public long relistCount() {
+        return relistCount.get();
+    }
+
+    /** What this list-watch lists: the collection's last path segment ({@code persistentvolumes}, …). */
+    public String what() {
+        return what;
+    }
+
+    /**
+     * For hack/bench/beside-population (public for it; nothing of the tool calls it): the watch ends and starts again
+     * from {@code rv} — a resourceVersion older than the server's watch cache is answered with 410, and the cache is
+     * listed again ({@link Why#GONE}), the path a watch takes after an outage longer than the server keeps.
+     */
+    public void watchFrom(String rv) {
+        WebSocket ws = socket;
+        resourceVersion = rv;
+        if (ws != null) {
+            ws.sendClose(1000, null); // its end (onClose) watches again, from rv
+        }
     }
 
     /** The object of that name as the cache has it, or null. */
@@ -126,7 +212,7 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
     }
 
     /** One page of the LIST (its continue token, or null for the first); on the last page, the cache is replaced. */
-    private void list(Map<String, V> into, String cont) {
+    private void list(Pass pass, String cont) {
         if (closed) {
             return;
         }
@@ -137,7 +223,7 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
             }
             if (e != null || r.code() != 200) {
                 if (r != null && r.code() == 410 && cont != null) { // the continue token expired: from the start
-                    list(new LinkedHashMap<>(), null);
+                    list(new Pass(Why.RETRY), null);
                 } else {
                     listFailed(e != null ? new KubernetesClientException("LIST " + what + ": " + e.getMessage(), e)
                             : new KubernetesClientException("LIST " + what + ": HTTP " + r.code(), r.code(), null));
@@ -146,10 +232,14 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
             }
             String next;
             String rv;
-            try (JsonParser p = JSON.createParser(r.body())) {
-                String[] meta = readList(p, into);
+            long cpu0 = cpuNow();
+            byte[] body = r.body();
+            try (JsonParser p = JSON.createParser(body)) {
+                String[] meta = readList(p, pass.into);
                 next = meta[1];
                 rv = meta[0];
+                pass.pages++;
+                pass.bytes += body.length;
             } catch (IOException | RuntimeException x) {
                 // the class, not the message: a parser's message quotes the answer
                 listFailed(new KubernetesClientException("LIST " + what + ": an unreadable answer ("
@@ -157,15 +247,42 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
                 return;
             }
             if (next != null && !next.isEmpty()) {
-                list(into, next);
+                pass.cpu += cpuNow() - cpu0;
+                list(pass, next);
                 return;
             }
-            replace(into);
+            replace(pass.into);
+            pass.cpu += cpuNow() - cpu0;
+            long processCpu = processCpuNow();
+            listed(new Listing(pass.why, pass.pages, pass.into.size(), pass.bytes, pass.start, System.nanoTime(),
+                    CPU_TIME ? pass.cpu : -1, processCpu < 0 || pass.processCpu < 0 ? -1 : processCpu - pass.processCpu));
             resourceVersion = rv;
             backoffMs = BACKOFF_FIRST_MS;
             synced.complete(null);
             watch();
         });
+    }
+
+    /** This process's CPU time so far (every thread), or -1 where the JVM does not tell it. */
+    private static long processCpuNow() {
+        return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
+    }
+
+    private static long cpuNow() {
+        return CPU_TIME ? THREADS.getCurrentThreadCpuTime() : 0;
+    }
+
+    private void listed(Listing l) {
+        if (l.why() == Why.FIRST) {
+            first = l;
+            return;
+        }
+        relistCount.incrementAndGet();
+        relists.addLast(l);
+        while (relists.size() > LISTINGS_KEPT) {
+            relists.pollFirst();
+        }
     }
 
     private void listFailed(KubernetesClientException e) {
@@ -175,7 +292,7 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
             return;
         }
         LOG.debugf("%s; listing again after a pause", e.getMessage());
-        later(() -> list(new LinkedHashMap<>(), null));
+        later(() -> list(new Pass(Why.RETRY), null));
     }
 
     /** Reads a list's resourceVersion and continue token and its items (into {@code into}); returns {rv, continue}. */
@@ -322,7 +439,7 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
                 return;
             }
             if (relist) {
-                list(new LinkedHashMap<>(), null);
+                list(new Pass(Why.GONE), null);
             } else if (why == null) {
                 watch();
             } else {

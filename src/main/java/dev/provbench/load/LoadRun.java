@@ -2,6 +2,7 @@ package dev.provbench.load;
 
 import dev.provbench.kube.RequestStats;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.time.Clock;
@@ -69,11 +70,14 @@ public final class LoadRun implements Signals {
     private final Stamps stamps = new Stamps();
     private final Tenants tenants;
     private final Reaper reaper;
-    private Waits waits;
+    private volatile Waits waits;
     private ClaimOps claims;
     private MeterRegistry registry;
     private volatile Population.Result population;
     private volatile Population.Removal populationRemoval;
+    private final RunNamespaces namespaces;
+    /** The namespaces {@link #prepare} made (removed by the cleanup). */
+    private volatile List<String> madeNamespaces = List.of();
 
     /** @param runId the value of {@link RunConfig#LABEL} on this run's claims, and part of their names */
     public LoadRun(String runId, RunConfig config, KubernetesClient client, RequestStats stats, Clock clock) {
@@ -83,8 +87,9 @@ public final class LoadRun implements Signals {
         this.clock = clock;
         this.runId = runId;
         this.workload = Workloads.of(config);
-        this.tenants = new Tenants(config.namespace(), runId, config.storageClass());
-        this.reaper = new Reaper(client, stats, config.namespace(), config.opTimeout());
+        this.namespaces = RunNamespaces.of(config);
+        this.tenants = new Tenants(namespaces, runId, config.storageClass());
+        this.reaper = new Reaper(client, stats, namespaces, config.opTimeout());
     }
 
     /** Publish live operation metrics to this registry. */
@@ -116,6 +121,35 @@ public final class LoadRun implements Signals {
 
     public RunConfig config() {
         return config;
+    }
+
+    /** Why {@link #prepare} failed, said in full (the run did not start). */
+    public static final class NotPrepared extends Exception {
+        NotPrepared(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** Deletes the namespaces a run that could not start made; what to say if some may remain ("" if none). */
+    private String removeMade(List<String> made) {
+        return made.isEmpty() || RunNamespaces.delete(client, made) ? "" : "; namespace(s) " + String.join(", ", made)
+                + " made by the run may remain: 'provbench cleanup --run-id " + runId + " " + namespaces.flags()
+                + "' removes them";
+    }
+
+    /** The run's waits and their list-watches; null before {@link #prepare}. */
+    public Waits waits() {
+        return waits;
+    }
+
+    /** Where the run's claims go. */
+    public RunNamespaces namespaces() {
+        return namespaces;
+    }
+
+    /** The namespaces the run made for its claims (removed by its cleanup). */
+    public List<String> madeNamespaces() {
+        return madeNamespaces;
     }
 
     public String runId() {
@@ -182,10 +216,30 @@ public final class LoadRun implements Signals {
         return aborted;
     }
 
-    /** Starts the informers (this is also the check that the cluster answers). */
+    /**
+     * Makes the run's namespaces that do not exist ({@link RunNamespaces#create}) and starts the informers (this is
+     * also the check that the cluster answers).
+     */
     public void prepare() throws Exception {
-        waits = new Waits(client, stats, config.namespace(), runId, config.waitMode(), Duration.ofSeconds(60), stamps,
-                tenants);
+        List<String> made = new ArrayList<>();
+        try {
+            namespaces.create(client, runId, made);
+        } catch (RuntimeException e) {
+            throw new NotPrepared("cannot make the run's namespaces (" + namespaces + ") at " + client.getMasterUrl()
+                    + ": " + (e instanceof KubernetesClientException k ? ApiErrors.describe(k) : e.getMessage())
+                    + removeMade(made), e);
+        }
+        madeNamespaces = List.copyOf(made);
+        try {
+            waits = new Waits(client, stats, namespaces, runId, config.waitMode(), Duration.ofSeconds(60), stamps,
+                    tenants);
+        } catch (Exception e) {
+            String left = removeMade(made);
+            if (!left.isEmpty()) {
+                throw new NotPrepared("cannot watch PVCs and PVs at " + client.getMasterUrl() + ": " + e + left, e);
+            }
+            throw e;
+        }
         claims = new ClaimOps(config, runId, client, stats, waits, stamps, reaper, stall, this);
     }
 
@@ -277,7 +331,7 @@ public final class LoadRun implements Signals {
         rounds.interrupt();
         rounds.join(10_000);
         phase = Phase.CLEANUP;
-        RunCleanup.Result cleanup = new RunCleanup(client, config.namespace(), runId, config.cleanupTimeout()).run();
+        RunCleanup.Result cleanup = new RunCleanup(client, namespaces, runId, config.cleanupTimeout()).run();
         double cleanupSeconds = (System.nanoTime() - drainEnd) / 1e9;
         waits.close();
         phase = Phase.DONE;

@@ -28,7 +28,9 @@ import java.util.TreeMap;
  * complete, and each cycle would leave a PV and a volume), and a ResourceQuota that leaves room for fewer than
  * {@code threads} claims (or their storage).
  * Warnings, not failures: no CSIDriver object for the StorageClass's provisioner, and anything the tool may not
- * read to check. It also finds claims of earlier runs left in the namespace. Whether a provisioner serves the
+ * read to check. It also finds claims of earlier runs left in the namespace. A run spread over namespaces
+ * ({@link RunNamespaces}) is checked in each; one that does not exist must be one the tool may make (a dry-run
+ * create of the Namespace) and list and delete afterwards. Whether a provisioner serves the
  * driver cannot be read in advance (its leader Lease, if any, is in a namespace the run does not know); the run
  * tells it as soon as it shows ({@link Stall}).
  */
@@ -76,23 +78,34 @@ public final class Preflight {
 
     public static Result check(KubernetesClient client, RunConfig config, String runId) {
         List<String> warnings = new ArrayList<>();
-        String ns = config.namespace();
+        RunNamespaces spread = RunNamespaces.of(config);
+        List<String> missing = new ArrayList<>();
         String[] provisioner = new String[1];
         try {
-            String fatal = dryRunCreate(client, config, runId);
+            String fatal = null;
+            for (String ns : spread.names()) {
+                fatal = fatal != null ? fatal : dryRunCreate(client, config, ns, runId, spread.count() > 1 ? missing : null);
+            }
+            if (fatal == null && config.population() != null && spread.count() > 1) {
+                fatal = dryRunCreate(client, config, spread.base(), runId, null);
+            }
+            if (fatal == null && !missing.isEmpty()) {
+                fatal = mayMake(client, missing, runId, warnings);
+            }
             if (fatal == null) {
                 fatal = storageClass(client, config.storageClass(), warnings, provisioner);
             }
-            if (fatal == null) {
-                fatal = access(client, ns, config.waitMode(), warnings);
+            List<String> existing = spread.names().stream().filter(n -> !missing.contains(n)).toList();
+            for (String ns : existing) {
+                fatal = fatal != null ? fatal : access(client, ns, config.waitMode(), warnings);
             }
-            if (fatal == null) {
-                fatal = quotas(client, config, warnings);
+            for (String ns : existing) {
+                fatal = fatal != null ? fatal : quotas(client, config, ns, spread.count(), warnings);
             }
             Map<String, Integer> stale = new TreeMap<>();
             Map<String, Long> newest = new TreeMap<>();
-            if (fatal == null) {
-                java.time.Instant now = java.time.Instant.now();
+            java.time.Instant now = java.time.Instant.now();
+            for (String ns : fatal == null ? existing : List.<String>of()) {
                 for (PersistentVolumeClaim c : client.persistentVolumeClaims().inNamespace(ns)
                         .withLabel(RunConfig.LABEL).list().getItems()) {
                     String id = c.getMetadata().getLabels().get(RunConfig.LABEL);
@@ -118,28 +131,62 @@ public final class Preflight {
         }
     }
 
-    private static String dryRunCreate(KubernetesClient client, RunConfig config, String runId) {
+    /**
+     * A claim like the run's, created with dry run in {@code ns}; with {@code missing} non-null (a run spread over
+     * namespaces it may make), a namespace that does not exist is added there instead of being fatal.
+     */
+    private static String dryRunCreate(KubernetesClient client, RunConfig config, String ns, String runId,
+            List<String> missing) {
         PersistentVolumeClaim claim = new PersistentVolumeClaimBuilder()
-                .withNewMetadata().withName("pb-" + runId + "-preflight").withNamespace(config.namespace())
+                .withNewMetadata().withName("pb-" + runId + "-preflight").withNamespace(ns)
                 .addToLabels(RunConfig.LABEL, runId).endMetadata()
                 .withNewSpec().withStorageClassName(config.storageClass()).withAccessModes(config.accessMode())
                 .withNewResources().addToRequests("storage", new Quantity(config.size())).endResources()
                 .endSpec().build();
         try {
-            client.persistentVolumeClaims().inNamespace(config.namespace()).resource(claim).dryRun().create();
+            client.persistentVolumeClaims().inNamespace(ns).resource(claim).dryRun().create();
             return null;
         } catch (KubernetesClientException e) {
             if (e.getCode() <= 0) { // no HTTP answer (fabric8 says 0 or -1): the cluster is not reachable
                 throw e;
             }
+            if (e.getCode() == 404 && missing != null) {
+                missing.add(ns);
+                return null;
+            }
             return switch (e.getCode()) {
-                case 404 -> "namespace '" + config.namespace() + "' does not exist";
+                case 404 -> "namespace '" + ns + "' does not exist";
                 case 403 -> "this identity may not create PersistentVolumeClaims in namespace '"
-                        + config.namespace() + "' (RBAC): " + reason(e);
-                default -> "a claim like the run's is refused in namespace '" + config.namespace() + "' (HTTP "
+                        + ns + "' (RBAC): " + reason(e);
+                default -> "a claim like the run's is refused in namespace '" + ns + "' (HTTP "
                         + e.getCode() + "): " + reason(e);
             };
         }
+    }
+
+    /**
+     * The namespaces the run will make ({@link RunNamespaces#create}): the first made with dry run (admission
+     * included), and the rights to list and delete them afterwards.
+     */
+    private static String mayMake(KubernetesClient client, List<String> missing, String runId, List<String> warnings) {
+        String first = missing.get(0);
+        String which = missing.size() == 1 ? "namespace '" + first + "' does not exist"
+                : missing.size() + " of the run's namespaces do not exist ('" + first + "', …)";
+        try {
+            client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                    .withName(first).addToLabels(RunConfig.LABEL, runId).endMetadata().build()).dryRun().create();
+        } catch (KubernetesClientException e) {
+            if (e.getCode() <= 0) {
+                throw e;
+            }
+            return which + ", and the run may not make it (HTTP " + e.getCode() + (e.getCode() == 403
+                    ? ", RBAC: create namespaces" : "") + "): " + reason(e) + "; make them, or grant that right";
+        }
+        List<String[]> needed = List.of(new String[]{"list", "namespaces", null},
+                new String[]{"delete", "namespaces", null});
+        String denied = review(client, needed, warnings);
+        return denied == null ? null : which + ": the run would make it, but this identity may not " + denied
+                + " to remove it afterwards (RBAC)";
     }
 
     private static String storageClass(KubernetesClient client, String name, List<String> warnings,
@@ -197,20 +244,27 @@ public final class Preflight {
      * (more for a moment while deleted claims go). Room for fewer is fatal: the creates past it would be refused
      * every cycle, and the run would measure the quota.
      */
-    private static String quotas(KubernetesClient client, RunConfig config, List<String> warnings) {
+    private static String quotas(KubernetesClient client, RunConfig config, String ns, int spread,
+            List<String> warnings) {
         List<ResourceQuota> quotas;
+        // what one namespace holds at once: a churn run's workers' claims, a bulk run's whole wave, spread evenly
+        long held = "bulk".equals(config.mode()) ? config.count() : config.threads();
+        long here = (held + spread - 1) / spread;
+        String holds = "bulk".equals(config.mode()) ? here + " claims (--count " + held
+                + (spread > 1 ? " over " + spread + " namespaces" : "") + ")" : here + " claims (--threads"
+                + (spread > 1 ? " over " + spread + " namespaces" : "") + ")";
         try {
-            quotas = client.resourceQuotas().inNamespace(config.namespace()).list().getItems();
+            quotas = client.resourceQuotas().inNamespace(ns).list().getItems();
         } catch (KubernetesClientException e) {
             if (e.getCode() != 403) {
                 throw e;
             }
-            warnings.add("cannot list ResourceQuotas in namespace '" + config.namespace() + "' (RBAC: list "
-                    + "resourcequotas), so whether one leaves room for " + config.threads() + " claims was not checked");
+            warnings.add("cannot list ResourceQuotas in namespace '" + ns + "' (RBAC: list "
+                    + "resourcequotas), so whether one leaves room for " + here + " claims was not checked");
             return null;
         }
         String perClass = config.storageClass() + ".storageclass.storage.k8s.io/";
-        BigDecimal claims = BigDecimal.valueOf(config.threads());
+        BigDecimal claims = BigDecimal.valueOf(here);
         BigDecimal bytes = Quantity.getAmountInBytes(new Quantity(config.size())).multiply(claims);
         for (ResourceQuota q : quotas) {
             // status.hard and status.used are the quota controller's; before it has counted (or without one),
@@ -235,13 +289,12 @@ public final class Preflight {
                 boolean count = key.endsWith("persistentvolumeclaims");
                 BigDecimal need = count ? claims : bytes;
                 if (room.compareTo(need) < 0) {
-                    return "ResourceQuota '" + q.getMetadata().getName() + "' in namespace '" + config.namespace()
+                    return "ResourceQuota '" + q.getMetadata().getName() + "' in namespace '" + ns
                             + "' leaves room for " + (count ? room.max(BigDecimal.ZERO).toPlainString() + " more claims"
                             : room.max(BigDecimal.ZERO).toPlainString() + " more bytes of storage")
                             + " (" + key + ": hard " + h + ", used " + used.getOrDefault(key, new Quantity("0"))
-                            + "), but the run holds up to " + (count ? config.threads() + " claims"
-                            : config.threads() + " × " + config.size()) + " at once (--threads"
-                            + (count ? "" : ", --size") + "): the creates past it would be refused every cycle";
+                            + "), but the run holds up to " + holds + (count ? "" : " × " + config.size()
+                            + " (--size)") + " there at once: the creates past it would be refused";
                 }
             }
         }
@@ -256,6 +309,13 @@ public final class Preflight {
         if (mode == RunConfig.WaitMode.POLL) {
             needed.add(new String[]{"get", "persistentvolumeclaims", ns});
         }
+        String denied = review(client, needed, warnings);
+        return denied == null ? null : "this identity may not " + denied + " (RBAC; "
+                + "kubernetes/base/rbac-load.yaml has what a run needs)";
+    }
+
+    /** What of {@code needed} (verb, resource, namespace or null) this identity may not do, or null. */
+    private static String review(KubernetesClient client, List<String[]> needed, List<String> warnings) {
         List<String> denied = new ArrayList<>();
         for (String[] n : needed) {
             SelfSubjectAccessReview review = new SelfSubjectAccessReviewBuilder().withNewSpec()
@@ -272,13 +332,15 @@ public final class Preflight {
                 if (e.getCode() <= 0) {
                     throw e;
                 }
-                warnings.add("cannot ask what this identity may do (SelfSubjectAccessReview: HTTP " + e.getCode()
-                        + "), so its rights were not checked");
+                String w = "cannot ask what this identity may do (SelfSubjectAccessReview: HTTP " + e.getCode()
+                        + "), so its rights were not checked";
+                if (!warnings.contains(w)) {
+                    warnings.add(w);
+                }
                 return null;
             }
         }
-        return denied.isEmpty() ? null : "this identity may not " + String.join(", ", denied) + " (RBAC; "
-                + "kubernetes/base/rbac-load.yaml has what a run needs)";
+        return denied.isEmpty() ? null : String.join(", ", denied);
     }
 
     private static String reason(KubernetesClientException e) {

@@ -19,17 +19,17 @@ final class Reaper {
 
     private final KubernetesClient client;
     private final RequestStats stats;
-    private final String namespace;
+    private final RunNamespaces namespaces;
     private final Duration opTimeout;
     /** Claims of failed creates: name → until when to look for it. */
     private final Map<String, Long> abandoned = new ConcurrentHashMap<>();
     private volatile Waits waits;
     private volatile OpLog log;
 
-    Reaper(KubernetesClient client, RequestStats stats, String namespace, Duration opTimeout) {
+    Reaper(KubernetesClient client, RequestStats stats, RunNamespaces namespaces, Duration opTimeout) {
         this.client = client;
         this.stats = stats;
-        this.namespace = namespace;
+        this.namespaces = namespaces;
         this.opTimeout = opTimeout;
     }
 
@@ -55,7 +55,7 @@ final class Reaper {
                 continue;
             }
             try {
-                if (!client.persistentVolumeClaims().inNamespace(namespace).withName(e.getKey()).delete().isEmpty()) {
+                if (!client.persistentVolumeClaims().inNamespace(namespaces.ofClaim(e.getKey())).withName(e.getKey()).delete().isEmpty()) {
                     log.event(OpLog.Event.RECLAIMED);
                     it.remove();
                 }

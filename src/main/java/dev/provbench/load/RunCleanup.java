@@ -1,6 +1,8 @@
 package dev.provbench.load;
 
 import dev.provbench.util.Durations;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -25,7 +27,9 @@ import java.util.regex.Pattern;
  * made after its claim was deleted, is found too; an apiserver that does not answer only costs rounds
  * (with backoff) until the deadline. What remains comes from a final LIST, never from a guess: if that
  * cannot be made, the objects last seen are reported with that reason, and an unknown state is an entry of
- * its own — the list is empty only when the cluster said nothing is left.
+ * its own — the list is empty only when the cluster said nothing is left. A run spread over namespaces
+ * ({@link RunNamespaces}) is cleaned in each, and the namespaces it made are deleted last, once nothing of the
+ * run is in them, and waited for; one that holds claims of others is kept and named.
  */
 public final class RunCleanup {
     /** Names of the claims runs make: {@code pb-<run id>-<sequence>}. */
@@ -52,12 +56,12 @@ public final class RunCleanup {
      * A cleanup as {@code provbench cleanup} or {@code POST /api/cleanup} asks for it, checked: one run's claims
      * ({@code runId}) or every run's (null), where, and for how long.
      */
-    public record Request(String runId, String namespace, Duration timeout) {
+    public record Request(String runId, String namespace, int namespaces, Duration timeout) {
         /** A bad field, by its JSON name; the CLI's flag is the same in kebab case ({@code runId} → --run-id). */
         public static final class Invalid extends IllegalArgumentException {
             private final String field;
 
-            Invalid(String field, String message) {
+            public Invalid(String field, String message) {
                 super(message);
                 this.field = field;
             }
@@ -69,6 +73,12 @@ public final class RunCleanup {
 
         /** {@code namespace} null: $PROVBENCH_NAMESPACE, else default; {@code timeout} null: 3m, at most {@code max}. */
         public static Request check(String runId, boolean all, String namespace, String timeout, Duration max) {
+            return check(runId, all, namespace, null, timeout, max);
+        }
+
+        /** As above, over {@code namespaces} (null: 1) namespaces as a run spreads them ({@link RunNamespaces}). */
+        public static Request check(String runId, boolean all, String namespace, Integer namespaces, String timeout,
+                Duration max) {
             if (all == (runId != null)) {
                 throw new Invalid("runId", "give either a run ID or all");
             }
@@ -80,6 +90,13 @@ public final class RunCleanup {
             if (!ns.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
                 throw new Invalid("namespace", "'" + ns + "' is not a namespace name");
             }
+            int k = namespaces == null ? 1 : namespaces;
+            if (k < 1 || k > RunNamespaces.MAX) {
+                throw new Invalid("namespaces", "must be 1 to " + RunNamespaces.MAX);
+            }
+            if (!RunNamespaces.fits(ns, k)) {
+                throw new Invalid("namespaces", "'" + ns + "-" + (k - 1) + "' is longer than a namespace name may be");
+            }
             Duration t;
             try {
                 t = Durations.parse(timeout == null ? "3m" : timeout);
@@ -89,7 +106,7 @@ public final class RunCleanup {
             if (t.isZero() || t.isNegative() || t.compareTo(max) > 0) {
                 throw new Invalid("timeout", "must be more than 0 and at most " + Durations.format(max));
             }
-            return new Request(runId, ns, t);
+            return new Request(runId, ns, k, t);
         }
     }
 
@@ -99,7 +116,7 @@ public final class RunCleanup {
     }
 
     private final KubernetesClient client;
-    private final String namespace;
+    private final RunNamespaces namespaces;
     private final String runId;
     private final Duration timeout;
     private final Sleeper sleeper;
@@ -110,19 +127,32 @@ public final class RunCleanup {
     /** What the last successful round's LISTs held; null until one succeeds. */
     private List<PersistentVolumeClaim> lastClaims;
     private List<PersistentVolume> lastVolumes = List.of();
+    private List<Namespace> lastNamespaces = List.of();
+    private final Set<String> namespacesDeleteSent = new HashSet<>();
+    /** Namespaces the run(s) made that hold claims of others: kept. */
+    private final Set<String> othersIn = new HashSet<>();
 
     /** {@code runId} null: every run's claims in the namespace ({@code provbench cleanup --all}). */
     public RunCleanup(KubernetesClient client, String namespace, String runId, Duration timeout) {
-        this(client, namespace, runId, timeout, Thread::sleep);
+        this(client, new RunNamespaces(namespace, 1), runId, timeout, Thread::sleep);
+    }
+
+    /** As above, in each of the run's namespaces. */
+    public RunCleanup(KubernetesClient client, RunNamespaces namespaces, String runId, Duration timeout) {
+        this(client, namespaces, runId, timeout, Thread::sleep);
     }
 
     public RunCleanup(KubernetesClient client, Request request) {
-        this(client, request.namespace(), request.runId(), request.timeout());
+        this(client, new RunNamespaces(request.namespace(), request.namespaces()), request.runId(), request.timeout());
     }
 
     RunCleanup(KubernetesClient client, String namespace, String runId, Duration timeout, Sleeper sleeper) {
+        this(client, new RunNamespaces(namespace, 1), runId, timeout, sleeper);
+    }
+
+    RunCleanup(KubernetesClient client, RunNamespaces namespaces, String runId, Duration timeout, Sleeper sleeper) {
         this.client = client;
-        this.namespace = namespace;
+        this.namespaces = namespaces;
         this.runId = runId;
         this.timeout = timeout;
         this.sleeper = sleeper;
@@ -139,7 +169,7 @@ public final class RunCleanup {
             rounds++;
             try {
                 if (round()) {
-                    return result(List.of(), rounds, null);
+                    return result(lastNamespaces.stream().map(n -> namespace(n, "")).toList(), rounds, null);
                 }
                 lastError = null;
                 backoff = 250;
@@ -175,8 +205,8 @@ public final class RunCleanup {
             claimsSeen.add(c.getMetadata().getName());
             if (c.getMetadata().getDeletionTimestamp() == null && deleteSent.add(c.getMetadata().getUid())) {
                 try {
-                    client.persistentVolumeClaims().inNamespace(namespace).withName(c.getMetadata().getName())
-                            .delete();
+                    client.persistentVolumeClaims().inNamespace(c.getMetadata().getNamespace())
+                            .withName(c.getMetadata().getName()).delete();
                 } catch (KubernetesClientException e) {
                     if (e.getCode() != 404) {
                         deleteSent.remove(c.getMetadata().getUid()); // try again next round
@@ -189,13 +219,48 @@ public final class RunCleanup {
         volumes.forEach(v -> volumesSeen.add(v.getMetadata().getName()));
         lastClaims = claims;
         lastVolumes = volumes;
-        return claims.isEmpty() && volumes.isEmpty();
+        return claims.isEmpty() && volumes.isEmpty() && namespacesGone();
+    }
+
+    /**
+     * Once nothing of the run(s) is left in them: deletes the namespaces they made (an empty LIST of claims in
+     * each first: one holding another's claims is kept and named at the end) and tells whether all are gone.
+     */
+    private boolean namespacesGone() {
+        List<Namespace> made = namespaces.made(client, runId);
+        for (Namespace ns : made) {
+            String name = ns.getMetadata().getName();
+            if (ns.getMetadata().getDeletionTimestamp() != null || othersIn.contains(name)
+                    || !namespacesDeleteSent.add(name)) {
+                continue;
+            }
+            if (!client.persistentVolumeClaims().inNamespace(name).list(new ListOptionsBuilder().withLimit(1L)
+                    .build()).getItems().isEmpty()) {
+                othersIn.add(name);
+                namespacesDeleteSent.remove(name);
+                continue;
+            }
+            try {
+                client.namespaces().withName(name).delete();
+            } catch (KubernetesClientException e) {
+                if (e.getCode() != 404) {
+                    namespacesDeleteSent.remove(name);
+                    throw e;
+                }
+            }
+        }
+        lastNamespaces = made;
+        return made.stream().allMatch(ns -> othersIn.contains(ns.getMetadata().getName()));
     }
 
     private List<PersistentVolumeClaim> listClaims() {
-        var claims = client.persistentVolumeClaims().inNamespace(namespace);
-        return (runId == null ? claims.withLabel(RunConfig.LABEL) : claims.withLabel(RunConfig.LABEL, runId))
-                .list().getItems();
+        List<PersistentVolumeClaim> out = new ArrayList<>();
+        for (String ns : namespaces.names()) {
+            var claims = client.persistentVolumeClaims().inNamespace(ns);
+            out.addAll((runId == null ? claims.withLabel(RunConfig.LABEL) : claims.withLabel(RunConfig.LABEL, runId))
+                    .list().getItems());
+        }
+        return out;
     }
 
     /**
@@ -208,7 +273,7 @@ public final class RunCleanup {
         List<PersistentVolume> out = new ArrayList<>();
         for (PersistentVolume v : client.persistentVolumes().list().getItems()) {
             ObjectReference ref = v.getSpec() == null ? null : v.getSpec().getClaimRef();
-            if (ref != null && (claimUids.contains(ref.getUid()) || namespace.equals(ref.getNamespace())
+            if (ref != null && (claimUids.contains(ref.getUid()) || namespaces.contains(ref.getNamespace())
                     && ours(ref.getName()))) {
                 out.add(v);
             }
@@ -234,6 +299,9 @@ public final class RunCleanup {
             for (PersistentVolume v : listVolumes()) {
                 out.add(volume(v, reason));
             }
+            for (Namespace ns : namespaces.made(client, runId)) {
+                out.add(namespace(ns, reason));
+            }
             return out;
         } catch (KubernetesClientException e) {
             String why = "state unknown: the final LIST failed (" + ApiErrors.describe(e)
@@ -242,9 +310,11 @@ public final class RunCleanup {
             if (lastClaims != null) {
                 lastClaims.forEach(c -> out.add(claim(c, why)));
                 lastVolumes.forEach(v -> out.add(volume(v, why)));
+                lastNamespaces.forEach(n -> out.add(namespace(n, why)));
             }
             if (out.isEmpty()) {
-                out.add(new Leftover("unknown", runId == null ? "runs in " + namespace : "run " + runId, namespace,
+                out.add(new Leftover("unknown", runId == null ? "runs in " + namespaces : "run " + runId,
+                        namespaces.toString(),
                         null, "no LIST of the run's claims and volumes succeeded (" + ApiErrors.describe(e) + ")"));
             }
             return out;
@@ -254,6 +324,12 @@ public final class RunCleanup {
     private static Leftover claim(PersistentVolumeClaim c, String reason) {
         return new Leftover("PersistentVolumeClaim", c.getMetadata().getName(), c.getMetadata().getNamespace(),
                 c.getStatus() == null ? null : c.getStatus().getPhase(), reason);
+    }
+
+    private Leftover namespace(Namespace ns, String reason) {
+        String name = ns.getMetadata().getName();
+        return new Leftover("Namespace", name, null, ns.getStatus() == null ? null : ns.getStatus().getPhase(),
+                othersIn.contains(name) ? "made by the run and kept: it holds claims of others" : reason);
     }
 
     private static Leftover volume(PersistentVolume v, String reason) {

@@ -22,6 +22,7 @@ import java.time.Duration;
  *                       run does not touch a population
  * @param populationMode {@code provisioned} or {@code prebound}; null without a population
  * @param keepPopulation leave the population in place after the run
+ * @param namespaces     how many namespaces the claims are spread over ({@link RunNamespaces}): 1 = {@code namespace}
  */
 public record RunConfig(int threads, Duration duration, long cycles, Duration opTimeout, String namespace,
                         String storageClass, String size, String accessMode, WaitMode waitMode, double qps,
@@ -29,7 +30,7 @@ public record RunConfig(int threads, Duration duration, long cycles, Duration op
                         @JsonSerialize(nullsUsing = Auto.class) Duration warmup, Duration warmupMax,
                         Duration abortGrace, Duration cleanupTimeout, Duration stallTimeout,
                         @JsonSerialize(nullsUsing = Auto.class) Duration ramp, String mode, long count,
-                        Long population, String populationMode, boolean keepPopulation) {
+                        Long population, String populationMode, boolean keepPopulation, int namespaces) {
 
     /** A churn run's settings (what tests build). */
     public RunConfig(int threads, Duration duration, long cycles, Duration opTimeout, String namespace,
@@ -38,7 +39,7 @@ public record RunConfig(int threads, Duration duration, long cycles, Duration op
                      Duration cleanupTimeout, Duration stallTimeout, Duration ramp) {
         this(threads, duration, cycles, opTimeout, namespace, storageClass, size, accessMode, waitMode, qps, burst,
                 interval, warmup, warmupMax, abortGrace, cleanupTimeout, stallTimeout, ramp, ChurnWorkload.NAME, 0,
-                null, null, false);
+                null, null, false, 1);
     }
 
     /** A null duration of a setting whose null means "auto" is written so. */

@@ -60,7 +60,7 @@ public final class Stall {
     }
 
     private final KubernetesClient client;
-    private final String namespace;
+    private final RunNamespaces namespaces;
     private final String claimPrefix;
     private final String storageClass;
     private final String provisioner;
@@ -76,10 +76,10 @@ public final class Stall {
     /**
      * @param provisioner the StorageClass's provisioner as the preflight read it (null if it could not)
      */
-    public Stall(KubernetesClient client, String namespace, String runId, String storageClass, String provisioner,
-                 Duration after) {
+    public Stall(KubernetesClient client, RunNamespaces namespaces, String runId, String storageClass,
+                 String provisioner, Duration after) {
         this.client = client;
-        this.namespace = namespace;
+        this.namespaces = namespaces;
         this.claimPrefix = "pb-" + runId + "-";
         this.storageClass = storageClass;
         this.provisioner = provisioner;
@@ -146,7 +146,7 @@ public final class Stall {
     private List<Seen> events() {
         List<Seen> out = new ArrayList<>();
         for (long i = 1; i <= Math.min(sent.get(), CLAIMS_LOOKED_AT); i++) {
-            for (Event e : client.v1().events().inNamespace(namespace)
+            for (Event e : client.v1().events().inNamespace(namespaces.ofClaim(claimPrefix + i))
                     .withField("involvedObject.kind", "PersistentVolumeClaim")
                     .withField("involvedObject.name", claimPrefix + i)
                     .list(new ListOptionsBuilder().withLimit((long) MAX_EVENTS).build()).getItems()) {

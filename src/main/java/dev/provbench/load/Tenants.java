@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.LongAdder;
  * run did not make that are of the run's StorageClass or of its driver ({@code spec.csi.driver} = the class's
  * provisioner), counted when they appear (csi-provisioner made one for another claim) and when they go (it deleted
  * one). Counted from the watch's start; a measurement reads the counts at the window's edges, as it reads any
- * counter. A PV of the run's own is one whose claim is in the run's namespace and named by the run
+ * counter. A PV of the run's own is one whose claim is in one of the run's namespaces and named by the run
  * ({@code pb-<run id>-…}).
  */
 public final class Tenants {
@@ -26,7 +26,7 @@ public final class Tenants {
     public record Count(long appeared, long gone, Map<String, Long> byStorageClass) {
     }
 
-    private final String namespace;
+    private final RunNamespaces namespaces;
     private final String claimPrefix;
     private final String storageClass;
     private volatile String driver;
@@ -34,8 +34,8 @@ public final class Tenants {
     private final LongAdder gone = new LongAdder();
     private final Map<String, LongAdder> byClass = new ConcurrentHashMap<>();
 
-    Tenants(String namespace, String runId, String storageClass) {
-        this.namespace = namespace;
+    Tenants(RunNamespaces namespaces, String runId, String storageClass) {
+        this.namespaces = namespaces;
         this.claimPrefix = "pb-" + runId + "-";
         this.storageClass = storageClass;
     }
@@ -56,7 +56,7 @@ public final class Tenants {
 
     /** Whether the PV is for one of the run's own claims. */
     boolean own(Views.Volume v) {
-        return namespace.equals(v.claimNamespace()) && v.claimName() != null && v.claimName().startsWith(claimPrefix);
+        return namespaces.contains(v.claimNamespace()) && v.claimName() != null && v.claimName().startsWith(claimPrefix);
     }
 
     private boolean sameProvisioner(Views.Volume v) {

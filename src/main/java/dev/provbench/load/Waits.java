@@ -6,6 +6,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.impl.BaseClient;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +22,8 @@ import java.util.concurrent.TimeoutException;
  * ({@link ListWatch}, over the run client's connections and limiter) decode only the fields read here
  * ({@link Views}). Poll mode asks every {@link #POLL_INTERVAL} (a GET of the claim; a LIST of the volume by name,
  * which needs no more than the list right on PVs the load Role has) and exists only to measure the difference.
+ * A run spread over namespaces ({@link RunNamespaces}) has one claim list-watch per namespace (a namespaced Role
+ * may not watch claims cluster-wide); a claim's namespace follows from its name.
  */
 public final class Waits implements AutoCloseable {
     public static final Duration POLL_INTERVAL = Duration.ofMillis(200);
@@ -28,11 +32,12 @@ public final class Waits implements AutoCloseable {
 
     private final KubernetesClient client;
     private final RequestStats stats;
-    private final String namespace;
+    private final RunNamespaces namespaces;
     private final RunConfig.WaitMode mode;
     private final Map<String, CompletableFuture<String>> bound = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<String>> gone = new ConcurrentHashMap<>();
-    private ListWatch<Views.Claim> claims;
+    /** One per namespace, in {@link RunNamespaces#names()}' order; null in poll mode. */
+    private List<ListWatch<Views.Claim>> claims;
     private ListWatch<Views.Volume> volumes;
     private final Stamps stamps;
     private final Tenants tenants;
@@ -41,36 +46,40 @@ public final class Waits implements AutoCloseable {
 
     public Waits(KubernetesClient client, RequestStats stats, String namespace, String runId,
             RunConfig.WaitMode mode, Duration syncTimeout) throws Exception {
-        this(client, stats, namespace, runId, mode, syncTimeout, new Stamps(), null);
+        this(client, stats, new RunNamespaces(namespace, 1), runId, mode, syncTimeout, new Stamps(), null);
     }
 
     /**
      * As above; the list-watches' handlers stamp what they see into {@code stamps} and count the PVs of other
      * claims of the run's provisioner into {@code tenants} (null: not counted).
      */
-    public Waits(KubernetesClient client, RequestStats stats, String namespace, String runId,
+    public Waits(KubernetesClient client, RequestStats stats, RunNamespaces namespaces, String runId,
             RunConfig.WaitMode mode, Duration syncTimeout, Stamps stamps, Tenants tenants) throws Exception {
         this.stamps = stamps;
         this.tenants = tenants;
         this.client = client;
         this.stats = stats;
-        this.namespace = namespace;
+        this.namespaces = namespaces;
         this.mode = mode;
         if (mode == RunConfig.WaitMode.POLL) {
             return;
         }
         String api = client.getMasterUrl().toString().replaceAll("/+$", "") + "/api/v1/";
         Executor executor = client.adapt(BaseClient.class).getExecutor();
-        claims = new ListWatch<>(client.getHttpClient(), api + "namespaces/" + namespace + "/persistentvolumeclaims",
-                RunConfig.LABEL + "=" + runId, p -> Views.claim(p, RunConfig.LABEL), new ListWatch.Handler<>() {
-                    public void changed(Views.Claim c) {
-                        claimChanged(c);
-                    }
+        ListWatch.Handler<Views.Claim> onClaim = new ListWatch.Handler<>() {
+            public void changed(Views.Claim c) {
+                claimChanged(c);
+            }
 
-                    public void deleted(Views.Claim c) {
-                        stamps.claimGone(c.name(), System.nanoTime());
-                    }
-                }, executor);
+            public void deleted(Views.Claim c) {
+                stamps.claimGone(c.name(), System.nanoTime());
+            }
+        };
+        claims = new ArrayList<>(namespaces.count());
+        for (String ns : namespaces.names()) {
+            claims.add(new ListWatch<>(client.getHttpClient(), api + "namespaces/" + ns + "/persistentvolumeclaims",
+                    RunConfig.LABEL + "=" + runId, p -> Views.claim(p, RunConfig.LABEL), onClaim, executor));
+        }
         volumes = new ListWatch<>(client.getHttpClient(), api + "persistentvolumes", null, Views::volume,
                 new ListWatch.Handler<>() {
                     public void appeared(Views.Volume v) {
@@ -94,7 +103,11 @@ public final class Waits implements AutoCloseable {
                     }
                 }, executor);
         try {
-            CompletableFuture.allOf(claims.start(), volumes.start()).get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            List<CompletableFuture<?>> started = new ArrayList<>();
+            claims.forEach(c -> started.add(c.start()));
+            started.add(volumes.start());
+            CompletableFuture.allOf(started.toArray(CompletableFuture[]::new))
+                    .get(syncTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (Exception e) {
             close();
             throw e;
@@ -105,12 +118,12 @@ public final class Waits implements AutoCloseable {
         return c == null ? null : c.boundVolume();
     }
 
-    /** A PV of one of this namespace's claims: seen, and (the first time) Released. */
+    /** A PV of a claim in one of the run's namespaces: seen, and (the first time) Released. */
     private void volumeChanged(Views.Volume v) {
-        String claim = v.claimIn(namespace);
-        if (claim == null) {
+        if (!namespaces.contains(v.claimNamespace()) || v.claimName() == null) {
             return;
         }
+        String claim = v.claimName();
         long now = System.nanoTime();
         if (kept == null && v.reclaimPolicy() != null && !"Delete".equals(v.reclaimPolicy())
                 && (tenants == null || tenants.own(v))) {
@@ -128,6 +141,24 @@ public final class Waits implements AutoCloseable {
      */
     public String kept() {
         return kept;
+    }
+
+    /**
+     * The list-watches, the PVs' first and then the claims' (one per namespace, in {@link RunNamespaces#names()}'
+     * order); none in poll mode.
+     */
+    public List<ListWatch<?>> listWatches() {
+        List<ListWatch<?>> out = new ArrayList<>();
+        if (volumes != null) {
+            out.add(volumes);
+            out.addAll(claims);
+        }
+        return out;
+    }
+
+    /** The run's namespaces, as the claim list-watches are ordered. */
+    public RunNamespaces namespaces() {
+        return namespaces;
     }
 
     /** The CSI volume handle of this PV as the informer has it, or null. */
@@ -156,13 +187,18 @@ public final class Waits implements AutoCloseable {
      */
     public Views.Claim lookup(String claim) {
         if (claims != null) {
-            Views.Claim c = claims.get(claim);
+            Views.Claim c = cached(claim);
             if (c != null) {
                 return c;
             }
         }
-        return Views.Claim.of(client.persistentVolumeClaims().inNamespace(namespace).withName(claim).get(),
-                RunConfig.LABEL);
+        return Views.Claim.of(client.persistentVolumeClaims().inNamespace(namespaces.ofClaim(claim)).withName(claim)
+                .get(), RunConfig.LABEL);
+    }
+
+    /** The claim list-watch's copy of the claim (informer mode), or null. */
+    private Views.Claim cached(String claim) {
+        return claims.get(namespaces.indexOfClaim(claim)).get(claim);
     }
 
     /** Whether the informer shows the claim, not being deleted; always true in poll mode (nothing to ask). */
@@ -170,7 +206,7 @@ public final class Waits implements AutoCloseable {
         if (claims == null) {
             return true;
         }
-        Views.Claim c = claims.get(claim);
+        Views.Claim c = cached(claim);
         return c != null && !c.deleting();
     }
 
@@ -178,11 +214,11 @@ public final class Waits implements AutoCloseable {
     public String awaitBound(String claim, Duration timeout) throws InterruptedException, TimeoutException {
         if (mode == RunConfig.WaitMode.POLL) {
             return poll(timeout, () -> boundVolume(Views.Claim.of(client.persistentVolumeClaims()
-                    .inNamespace(namespace).withName(claim).get(), RunConfig.LABEL)));
+                    .inNamespace(namespaces.ofClaim(claim)).withName(claim).get(), RunConfig.LABEL)));
         }
         CompletableFuture<String> f = new CompletableFuture<>();
         bound.put(claim, f);
-        String already = boundVolume(claims.get(claim));
+        String already = boundVolume(cached(claim));
         if (already != null) {
             bound.remove(claim, f);
             return already;
@@ -198,7 +234,7 @@ public final class Waits implements AutoCloseable {
         requireInformer();
         CompletableFuture<String> f = new CompletableFuture<>();
         bound.put(claim, f);
-        String already = boundVolume(claims.get(claim));
+        String already = boundVolume(cached(claim));
         if (already != null && bound.remove(claim, f)) {
             f.complete(already);
         }
@@ -287,7 +323,7 @@ public final class Waits implements AutoCloseable {
     @Override
     public void close() {
         if (claims != null) {
-            claims.close();
+            claims.forEach(ListWatch::close);
         }
         if (volumes != null) {
             volumes.close();

@@ -111,13 +111,14 @@ public final class AuditLogRequests implements Measurement {
     }
 
     /**
-     * The run's own objects as the audit log names them: claims in its namespace named {@code pb-<run id>-…}, the
+     * The run's own objects as the audit log names them: claims in its namespace(s) named {@code pb-<run id>-…}, the
      * Events about them (named {@code <claim>.<suffix>}), and PVs named {@code pvc-<UID>} of its claims.
      */
-    public static AuditLog.Own ownObjects(String namespace, String runId, dev.provbench.load.Stamps stamps) {
+    public static AuditLog.Own ownObjects(dev.provbench.load.RunNamespaces namespaces, String runId,
+            dev.provbench.load.Stamps stamps) {
         String prefix = "pb-" + runId + "-";
         return (resource, ns, name) -> switch (resource) {
-            case "persistentvolumeclaims", "events" -> namespace.equals(ns) && name.startsWith(prefix);
+            case "persistentvolumeclaims", "events" -> namespaces.contains(ns) && name.startsWith(prefix);
             case "persistentvolumes" -> stamps.ownVolume(name);
             default -> false;
         };

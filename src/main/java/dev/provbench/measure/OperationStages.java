@@ -402,6 +402,7 @@ public final class OperationStages implements Measurement {
     /** One line per completed op: kube-burner's names where they mean the same (timestamp, uuid, pvcName, …). */
     private void write(List<Stamps.Op> ops, boolean[] used, ReportDraft d) {
         ObjectMapper json = new ObjectMapper();
+        dev.provbench.load.RunNamespaces spread = dev.provbench.load.RunNamespaces.of(run.config());
         Path tmp = records.resolveSibling(records.getFileName() + ".tmp");
         try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
             for (Stamps.Op op : ops) {
@@ -411,7 +412,7 @@ public final class OperationStages implements Measurement {
                 o.put("metricName", op.create() ? "pvcCreateStages" : "pvcDeleteStages");
                 o.put("uuid", run.runId());
                 o.put("pvcName", op.claim());
-                o.put("namespace", run.config().namespace());
+                o.put("namespace", spread.ofClaim(op.claim()));
                 o.put("storageClass", run.config().storageClass());
                 o.put("size", run.config().size());
                 o.put("phase", op.phase().name().toLowerCase(java.util.Locale.ROOT));

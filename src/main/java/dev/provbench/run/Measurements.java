@@ -12,6 +12,7 @@ import dev.provbench.local.LocalCluster;
 import dev.provbench.measure.AuditLogRequests;
 import dev.provbench.measure.BulkWave;
 import dev.provbench.measure.ClientRequests;
+import dev.provbench.measure.ListCosts;
 import dev.provbench.measure.DriverCalls;
 import dev.provbench.measure.DriverCallTrack;
 import dev.provbench.measure.Measurement;
@@ -92,6 +93,7 @@ public final class Measurements {
             entry((c, s) -> c.config().population() == null ? null : new StandingPopulation(s.run()),
                     StandingPopulation.POPULATION),
             entry((c, s) -> new ClientRequests(s.stats()), ClientRequests.REQUESTS, ClientRequests.THROTTLING),
+            entry((c, s) -> new ListCosts(s.run()), ListCosts.LISTS),
             entry(Measurements::standIns, ClientRequests.COMPONENTS, AuditLogRequests.BUCKET),
             entry(Measurements::driverCounts, DriverCalls.DRIVER),
             entry((c, s) -> new OperationStages(s.run(), s.driverCalls(c), c.records()), OperationStages.STAGES),
@@ -105,7 +107,8 @@ public final class Measurements {
                     : new ProvisionerMetrics(s.scrape(c.provisionerMetrics())), ProvisionerMetrics.METRICS),
             entry((c, s) -> c.auditLog() == null ? null : new AuditLogRequests(c.auditLog(),
                     c.request().provisionerKubeApiQps, c.request().provisionerKubeApiBurst, s.client(),
-                    AuditLogRequests.ownObjects(c.config().namespace(), s.run().runId(), s.run().stamps())),
+                    AuditLogRequests.ownObjects(dev.provbench.load.RunNamespaces.of(c.config()), s.run().runId(),
+                            s.run().stamps())),
                     ClientRequests.COMPONENTS, AuditLogRequests.BUCKET, AuditLogRequests.CLIENTS, AuditLogRequests.OWN),
             entry(Measurements::resources, Resources.RESOURCES),
             // after Resources: its edge reads stay right at the edges

@@ -15,6 +15,7 @@ import dev.provbench.kube.RequestStats;
 import dev.provbench.load.LoadRun;
 import dev.provbench.load.Population;
 import dev.provbench.load.Preflight;
+import dev.provbench.load.RunNamespaces;
 import dev.provbench.load.RunCleanup;
 import dev.provbench.load.RunConfig;
 import dev.provbench.load.RunWindow;
@@ -151,7 +152,7 @@ public class RunExecutor {
             RunConfig cfg = e.checked().config();
             s.run().tenants().driver(pre.provisioner());
             if (!cfg.stallTimeout().isZero()) { // its few LISTs only if it looks: the run's own client
-                s.run().withStall(new Stall(s.client(), cfg.namespace(), e.id(), cfg.storageClass(), pre.provisioner(),
+                s.run().withStall(new Stall(s.client(), RunNamespaces.of(cfg), e.id(), cfg.storageClass(), pre.provisioner(),
                         cfg.stallTimeout()));
             }
         }
@@ -176,7 +177,8 @@ public class RunExecutor {
         try {
             s.run().prepare();
         } catch (Exception ex) {
-            fail(e, "cannot watch PVCs and PVs at " + s.client().getMasterUrl() + ": " + rootMessage(ex), say);
+            fail(e, ex instanceof LoadRun.NotPrepared ? ex.getMessage() : "cannot watch PVCs and PVs at "
+                    + s.client().getMasterUrl() + ": " + rootMessage(ex), say);
             return;
         }
         e.running(s.run(), s.stats());
@@ -270,7 +272,7 @@ public class RunExecutor {
                 l.namespace(), l.phase(), l.reason())).toList();
         String command = leftover.isEmpty() ? null : e.request().local
                 ? "none needed: the in-memory cluster of --local ended with the run"
-                : "provbench cleanup --run-id " + e.id() + " --namespace " + e.checked().config().namespace();
+                : "provbench cleanup --run-id " + e.id() + " " + RunNamespaces.of(e.checked().config()).flags();
         return new RunReport.Cleanup(o.cleanup().deletedClaims(), leftover,
                 Math.round(o.cleanupSeconds() * 1000) / 1000.0, command);
     }
@@ -360,27 +362,28 @@ public class RunExecutor {
                 java.util.Set<String> active = r.active();
                 String runs = String.join(", ", r.staleRuns().keySet());
                 if (!active.isEmpty()) {
-                    say.accept("warning: run(s) " + String.join(", ", active) + " in namespace " + cfg.namespace()
+                    say.accept("warning: run(s) " + String.join(", ", active) + " in namespace " + RunNamespaces.of(cfg)
                             + " made a claim less than " + Durations.format(Preflight.ACTIVE_WITHIN) + " ago and may "
                             + "still be running: this run shares the namespace with them (its figures stay its own: "
                             + "its claims are told by its run ID)");
                 }
                 if (!e.request().cleanupStale) {
                     say.accept("warning: " + r.staleClaims() + " claim(s) of earlier runs (" + runs + ") are in "
-                            + "namespace " + cfg.namespace() + ": 'provbench cleanup --all --namespace "
-                            + cfg.namespace() + "' removes them (or run with --cleanup-stale)");
+                            + "namespace " + RunNamespaces.of(cfg) + ": 'provbench cleanup --all "
+                            + RunNamespaces.of(cfg).flags() + "' removes them (or run with --cleanup-stale)");
                 } else {
                     // a run that may still be running keeps its claims: removing them would break it
                     for (String old : r.staleRuns().keySet()) {
                         if (active.contains(old)) {
                             say.accept("--cleanup-stale: not removing the claims of run " + old + ": it may still "
-                                    + "be running ('provbench cleanup --run-id " + old + " --namespace "
-                                    + cfg.namespace() + "' removes them once it is not)");
+                                    + "be running ('provbench cleanup --run-id " + old + " "
+                                    + RunNamespaces.of(cfg).flags() + "' removes them once it is not)");
                             continue;
                         }
                         say.accept("removing " + r.staleRuns().get(old) + " claim(s) of earlier run " + old
                                 + " first (--cleanup-stale)");
-                        RunCleanup.Result gone = new RunCleanup(c, cfg.namespace(), old, cfg.cleanupTimeout()).run();
+                        RunCleanup.Result gone = new RunCleanup(c, RunNamespaces.of(cfg), old, cfg.cleanupTimeout())
+                                .run();
                         if (!gone.clean()) {
                             fail(e, "--cleanup-stale: " + gone.leftover().size() + " object(s) of earlier runs "
                                     + "remain: " + gone.leftover().get(0) + (gone.leftover().size() > 1 ? ", …" : ""),
@@ -408,9 +411,10 @@ public class RunExecutor {
                 : String.format(Locale.ROOT, "%d workers, warm-up %s, window %s", cfg.threads(),
                 cfg.autoWarmup() ? "auto (≤ " + Durations.format(cfg.warmupMax()) + ")" : Durations.format(cfg.warmup()),
                 cfg.cycles() > 0 ? cfg.cycles() + " cycles" : Durations.format(cfg.duration()));
-        return String.format(Locale.ROOT, "provbench run %s: %s, storage class %s, namespace %s, qps/burst %s%s",
-                e.id(), shape, cfg.storageClass(), cfg.namespace(), q.qps < 0 ? "unlimited" : fmt(q.qps) + "/" + q.burst,
-                q.local ? " (local)" : "");
+        String made = run.madeNamespaces().isEmpty() ? "" : " (" + run.madeNamespaces().size() + " made for the run)";
+        return String.format(Locale.ROOT, "provbench run %s: %s, storage class %s, namespace%s %s%s, qps/burst %s%s",
+                e.id(), shape, cfg.storageClass(), cfg.namespaces() > 1 ? "s" : "", run.namespaces(), made,
+                q.qps < 0 ? "unlimited" : fmt(q.qps) + "/" + q.burst, q.local ? " (local)" : "");
     }
 
     private DriverCounts inProcessDriver() {

@@ -114,6 +114,13 @@ public class RunRequest {
             + "default).")
     public String namespace;
 
+    /** null = 1 */
+    @Option(names = "--namespaces", description = "Spread the claims round-robin over this many namespaces, "
+            + "<namespace>-0 … <namespace>-(K-1), made for the run (labelled with it, and removed by its cleanup) "
+            + "where they do not exist (default 1: --namespace itself; at most " + dev.provbench.load.RunNamespaces.MAX
+            + "). A population stays in --namespace.")
+    public Integer namespaces;
+
     @Option(names = "--kubeconfig", description = "Kubeconfig file (default: $KUBECONFIG, ~/.kube/config, "
             + "in-cluster).")
     public String kubeconfig;
@@ -316,7 +323,7 @@ public class RunRequest {
         for (String f : SERVER_SETTINGS) {
             if (given.get(f) != null) {
                 String var = ENVIRONMENT.get(f);
-                throw bad(f, "is a setting of the server, not of a request" + (var == null ? "" : " (the "
+                throw Fields.bad(f, "is a setting of the server, not of a request" + (var == null ? "" : " (the "
                         + "server's environment: " + var + ")"));
             }
         }
@@ -326,7 +333,7 @@ public class RunRequest {
             String v = urls.get(f);
             String configured = env.get(ENVIRONMENT.get(f));
             if (!v.isEmpty() && !v.equals(configured)) {
-                throw bad(f, "may only be the server's configured value (" + ENVIRONMENT.get(f) + ") or absent");
+                throw Fields.bad(f, "may only be the server's configured value (" + ENVIRONMENT.get(f) + ") or absent");
             }
         }
         return this;
@@ -355,113 +362,6 @@ public class RunRequest {
         return value != null || e == null || e.isBlank() ? value : e;
     }
 
-    private static Invalid bad(String field, String message) {
-        return new Invalid(field, message);
-    }
-
-    private static Duration duration(String field, String value, boolean zeroAllowed, Duration max) {
-        if (value == null) {
-            throw bad(field, "is required");
-        }
-        Duration d;
-        try {
-            d = Durations.parse(value);
-        } catch (IllegalArgumentException | ArithmeticException e) {
-            throw bad(field, e.getMessage());
-        }
-        if (d.isNegative() || d.isZero() && !zeroAllowed) {
-            throw bad(field, zeroAllowed ? "must not be negative" : "must be greater than 0");
-        }
-        if (d.compareTo(max) > 0) {
-            throw bad(field, "must be at most " + Durations.format(max));
-        }
-        return d;
-    }
-
-    private static void rate(String qpsField, double q, String burstField, int b, RunLimits.Values limits) {
-        if (Double.isNaN(q) || Double.isInfinite(q)) {
-            throw bad(qpsField, "must be a number");
-        }
-        if (q > limits.qps()) {
-            throw bad(qpsField, "must be at most " + limits.qps());
-        }
-        if (b < 0) {
-            throw bad(burstField, "must not be negative");
-        }
-        if (b > limits.burst()) {
-            throw bad(burstField, "must be at most " + limits.burst());
-        }
-        if (q > 0 && b == 0) {
-            throw bad(burstField, "must be at least 1 when " + qpsField + " is positive");
-        }
-    }
-
-    private static Path readable(String field, String value) {
-        if (value == null) {
-            return null;
-        }
-        Path p = Path.of(value);
-        if (!Files.isReadable(p) || Files.isDirectory(p)) {
-            throw bad(field, value + " is not a readable file");
-        }
-        return p;
-    }
-
-    /** A file this process may create or replace: its directory exists; not a directory itself. */
-    private static Path writable(String field, String value) {
-        if (value == null) {
-            return null;
-        }
-        Path p = Path.of(value).toAbsolutePath();
-        if (Files.isDirectory(p)) {
-            throw bad(field, value + " is a directory");
-        }
-        Path parent = p.getParent();
-        if (parent == null || !Files.isDirectory(parent) || !Files.isWritable(parent)) {
-            throw bad(field, "directory " + parent + " does not exist or is not writable");
-        }
-        return p;
-    }
-
-    private static URI httpUrl(String field, String value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            URI u = new URI(value);
-            if (u.getScheme() == null || !u.getScheme().matches("https?") || u.getHost() == null) {
-                throw bad(field, "'" + value + "' is not an http(s) URL");
-            }
-            return u;
-        } catch (URISyntaxException e) {
-            throw bad(field, "'" + value + "' is not an http(s) URL");
-        }
-    }
-
-    private static Map<String, Long> processes(String value) {
-        Map<String, Long> out = new LinkedHashMap<>();
-        if (value == null || value.isBlank()) {
-            return out;
-        }
-        String[] parts = value.split(",");
-        if (parts.length > 64) {
-            throw bad("processes", "names more than 64 processes");
-        }
-        for (String part : parts) {
-            String[] kv = part.trim().split("=", 2);
-            if (kv.length != 2 || !kv[0].matches("[A-Za-z0-9][-A-Za-z0-9_.]{0,62}") || !kv[1].matches("[0-9]{1,9}")) {
-                throw bad("processes", "'" + part.trim() + "' is not NAME=PID");
-            }
-            out.put(kv[0], Long.parseLong(kv[1]));
-        }
-        return out;
-    }
-
-    private static boolean dnsSubdomain(String name) {
-        return name.length() <= 253
-                && name.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-    }
-
     /** Checks every field against the default {@link RunLimits}. */
     public Checked check() {
         return check(RunLimits.Values.DEFAULT);
@@ -470,143 +370,151 @@ public class RunRequest {
     /** Checks every field before anything starts, within {@code limits}; the first bad one is thrown, named. */
     public Checked check(RunLimits.Values limits) {
         if (threads < 1 || threads > limits.threads()) {
-            throw bad("threads", "must be 1 to " + limits.threads());
+            throw Fields.bad("threads", "must be 1 to " + limits.threads());
         }
         Duration max = limits.duration();
         if (mode == null || !dev.provbench.load.Workloads.names().contains(mode)) {
-            throw bad("mode", "'" + mode + "' is not one of " + String.join(", ", dev.provbench.load.Workloads.names()));
+            throw Fields.bad("mode", "'" + mode + "' is not one of " + String.join(", ", dev.provbench.load.Workloads.names()));
         }
         boolean bulk = "bulk".equals(mode);
         if (bulk) {
             if (count == null) {
-                throw bad("count", "is required with --mode bulk");
+                throw Fields.bad("count", "is required with --mode bulk");
             }
             if (count < 1 || count > limits.count()) {
-                throw bad("count", "must be 1 to " + limits.count());
+                throw Fields.bad("count", "must be 1 to " + limits.count());
             }
             if (cycles != null) {
-                throw bad("cycles", "is a churn setting: a bulk run's window is its whole wave (--count)");
+                throw Fields.bad("cycles", "is a churn setting: a bulk run's window is its whole wave (--count)");
             }
             if (!"auto".equals(warmup)) {
-                throw bad("warmup", "is a churn setting: a bulk run's window is its whole wave, from the first POST");
+                throw Fields.bad("warmup", "is a churn setting: a bulk run's window is its whole wave, from the first POST");
             }
             if (ramp != null && !"auto".equals(ramp)) {
-                throw bad("ramp", "is a churn setting: a bulk run sends its POSTs as the client's QPS/burst allows");
+                throw Fields.bad("ramp", "is a churn setting: a bulk run sends its POSTs as the client's QPS/burst allows");
             }
             if (waitMode == RunConfig.WaitMode.POLL) {
-                throw bad("waitMode", "poll is not for --mode bulk: it would GET every claim of the wave every "
+                throw Fields.bad("waitMode", "poll is not for --mode bulk: it would GET every claim of the wave every "
                         + Waits.POLL_INTERVAL.toMillis() + " ms");
             }
         } else if (count != null) {
-            throw bad("count", "is a --mode bulk setting");
+            throw Fields.bad("count", "is a --mode bulk setting");
         }
         if (population != null && (population < 0 || population > limits.count())) {
-            throw bad("population", "must be 0 to " + limits.count());
+            throw Fields.bad("population", "must be 0 to " + limits.count());
         }
         if (populationMode != null && dev.provbench.load.Population.Mode.of(populationMode) == null) {
-            throw bad("populationMode", "'" + populationMode + "' is not provisioned or prebound");
+            throw Fields.bad("populationMode", "'" + populationMode + "' is not provisioned or prebound");
         }
         if (populationMode != null && population == null) {
-            throw bad("populationMode", "needs --population");
+            throw Fields.bad("populationMode", "needs --population");
         }
         if (keepPopulation && population == null) {
-            throw bad("keepPopulation", "needs --population");
+            throw Fields.bad("keepPopulation", "needs --population");
         }
-        Duration d = duration("duration", duration, false, max);
+        Duration d = Fields.duration("duration", duration, false, max);
         if (cycles != null && (cycles < 1 || cycles > limits.cycles())) {
-            throw bad("cycles", "must be 1 to " + limits.cycles());
+            throw Fields.bad("cycles", "must be 1 to " + limits.cycles());
         }
         Duration warm = "auto".equals(warmup) ? (cycles != null ? Duration.ZERO : null)
-                : duration("warmup", warmup, true, max);
-        Duration warmMax = duration("warmupMax", warmupMax, false, max);
-        Duration rampIn = ramp == null || "auto".equals(ramp) ? null : duration("ramp", ramp, true, max);
-        Duration timeout = duration("opTimeout", opTimeout != null ? opTimeout : bulk ? "30m" : "2m", false, max);
-        Duration step = duration("interval", interval, false, max);
-        Duration grace = duration("abortGrace", abortGrace, true, max);
-        Duration cleanupIn = duration("cleanupTimeout", cleanupTimeout, false, max);
-        Duration stallIn = duration("stallTimeout", stallTimeout, true, max);
+                : Fields.duration("warmup", warmup, true, max);
+        Duration warmMax = Fields.duration("warmupMax", warmupMax, false, max);
+        Duration rampIn = ramp == null || "auto".equals(ramp) ? null : Fields.duration("ramp", ramp, true, max);
+        Duration timeout = Fields.duration("opTimeout", opTimeout != null ? opTimeout : bulk ? "30m" : "2m", false, max);
+        Duration step = Fields.duration("interval", interval, false, max);
+        Duration grace = Fields.duration("abortGrace", abortGrace, true, max);
+        Duration cleanupIn = Fields.duration("cleanupTimeout", cleanupTimeout, false, max);
+        Duration stallIn = Fields.duration("stallTimeout", stallTimeout, true, max);
         if (step.compareTo(Duration.ofSeconds(1)) < 0) {
-            throw bad("interval", "must be at least 1s");
+            throw Fields.bad("interval", "must be at least 1s");
         }
         if (namespace == null) {
             namespace = "default";
         }
         if (!namespace.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
-            throw bad("namespace", "'" + namespace + "' is not a namespace name");
+            throw Fields.bad("namespace", "'" + namespace + "' is not a namespace name");
+        }
+        int spread = namespaces == null ? 1 : namespaces;
+        if (spread < 1 || spread > dev.provbench.load.RunNamespaces.MAX) {
+            throw Fields.bad("namespaces", "must be 1 to " + dev.provbench.load.RunNamespaces.MAX);
+        }
+        if (!dev.provbench.load.RunNamespaces.fits(namespace, spread)) {
+            throw Fields.bad("namespaces", "'" + namespace + "-" + (spread - 1) + "' is longer than a namespace "
+                    + "name may be (63 characters): a shorter --namespace");
         }
         if (!local && (storageClass == null || storageClass.isBlank())) {
-            throw bad("storageClass", "is required unless local");
+            throw Fields.bad("storageClass", "is required unless local");
         }
-        if (storageClass != null && !local && !dnsSubdomain(storageClass)) {
-            throw bad("storageClass", "is not a StorageClass name (a DNS subdomain: lower case, digits, '-', '.')");
+        if (storageClass != null && !local && !Fields.dnsSubdomain(storageClass)) {
+            throw Fields.bad("storageClass", "is not a StorageClass name (a DNS subdomain: lower case, digits, '-', '.')");
         }
         java.math.BigDecimal bytes;
         try {
             bytes = size == null ? null : Quantity.getAmountInBytes(new Quantity(size));
         } catch (IllegalArgumentException | ArithmeticException e) {
-            throw bad("size", "is not a Kubernetes quantity (e.g. 1Gi)");
+            throw Fields.bad("size", "is not a Kubernetes quantity (e.g. 1Gi)");
         }
         if (bytes == null || bytes.signum() <= 0) {
-            throw bad("size", "must be positive");
+            throw Fields.bad("size", "must be positive");
         }
         if (bytes.compareTo(limits.sizeBytes()) > 0) {
-            throw bad("size", "must be at most " + limits.size());
+            throw Fields.bad("size", "must be at most " + limits.size());
         }
         if (!List.of("ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod").contains(accessMode)) {
-            throw bad("accessMode", "'" + accessMode + "' is not one of ReadWriteOnce, ReadOnlyMany, "
+            throw Fields.bad("accessMode", "'" + accessMode + "' is not one of ReadWriteOnce, ReadOnlyMany, "
                     + "ReadWriteMany, ReadWriteOncePod");
         }
         if (waitMode == null) {
-            throw bad("waitMode", "is required");
+            throw Fields.bad("waitMode", "is required");
         }
-        rate("qps", qps, "burst", burst, limits);
+        Fields.rate("qps", qps, "burst", burst, limits);
         if (provisionerKubeApiQps != null || provisionerKubeApiBurst != null) {
-            rate("provisionerKubeApiQps", provisionerKubeApiQps == null ? RateLimiter.DEFAULT_QPS : provisionerKubeApiQps,
+            Fields.rate("provisionerKubeApiQps", provisionerKubeApiQps == null ? RateLimiter.DEFAULT_QPS : provisionerKubeApiQps,
                     "provisionerKubeApiBurst", provisionerKubeApiBurst == null ? RateLimiter.DEFAULT_BURST
                             : provisionerKubeApiBurst, limits);
         }
         if (local) {
-            rate("localProvisionerQps", localProvisionerQps, "localProvisionerBurst", localProvisionerBurst, limits);
+            Fields.rate("localProvisionerQps", localProvisionerQps, "localProvisionerBurst", localProvisionerBurst, limits);
             if (localProvisionerReads == null) {
-                throw bad("localProvisionerReads", "is required");
+                throw Fields.bad("localProvisionerReads", "is required");
             }
-            duration("localApiLatency", localApiLatency, true, Duration.ofSeconds(1));
+            Fields.duration("localApiLatency", localApiLatency, true, Duration.ofSeconds(1));
         }
         if (minOpsPerSec != null && (minOpsPerSec < 0 || minOpsPerSec.isNaN() || minOpsPerSec.isInfinite())) {
-            throw bad("minOpsPerSec", "must not be negative");
+            throw Fields.bad("minOpsPerSec", "must not be negative");
         }
         if (maxFailures != null && maxFailures < 0) {
-            throw bad("maxFailures", "must not be negative");
+            throw Fields.bad("maxFailures", "must not be negative");
         }
         if (!(maxFailureRatio >= 0 && maxFailureRatio <= 1)) {
-            throw bad("maxFailureRatio", "must be 0 to 1");
+            throw Fields.bad("maxFailureRatio", "must be 0 to 1");
         }
-        Double p99 = maxP99 == null ? null : duration("maxP99", maxP99, false, max).toNanos() / 1e6;
-        Path log = readable("provisionerLog", provisionerLog);
+        Double p99 = maxP99 == null ? null : Fields.duration("maxP99", maxP99, false, max).toNanos() / 1e6;
+        Path log = Fields.readable("provisionerLog", provisionerLog);
         String podNs = null;
         String podSelector = null;
         if (provisionerPod != null) {
             if (!provisionerPod.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?/.{1,1024}")) {
-                throw bad("provisionerPod", "'" + provisionerPod + "' is not NAMESPACE/LABEL-SELECTOR");
+                throw Fields.bad("provisionerPod", "'" + provisionerPod + "' is not NAMESPACE/LABEL-SELECTOR");
             }
             podNs = provisionerPod.substring(0, provisionerPod.indexOf('/'));
             podSelector = provisionerPod.substring(provisionerPod.indexOf('/') + 1);
         }
         if (provisionerContainer == null || !provisionerContainer.matches("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")) {
-            throw bad("provisionerContainer", "is not a container name");
+            throw Fields.bad("provisionerContainer", "is not a container name");
         }
-        URI metrics = httpUrl("provisionerMetrics", provisionerMetrics);
-        URI driver = httpUrl("driverUrl", driverUrl);
-        Path audit = readable("auditLog", auditLog);
-        Path kc = readable("kubeconfig", kubeconfig);
-        Map<String, Long> procs = processes(processes);
+        URI metrics = Fields.httpUrl("provisionerMetrics", provisionerMetrics);
+        URI driver = Fields.httpUrl("driverUrl", driverUrl);
+        Path audit = Fields.readable("auditLog", auditLog);
+        Path kc = Fields.readable("kubeconfig", kubeconfig);
+        Map<String, Long> procs = Fields.processes(processes);
         RunConfig cfg = new RunConfig(threads, d, cycles == null ? 0 : cycles, timeout, namespace,
                 local ? LocalCluster.STORAGE_CLASS : storageClass, size, accessMode, waitMode, qps, burst, step,
                 bulk ? Duration.ZERO : warm, warmMax, grace, cleanupIn, stallIn, bulk ? Duration.ZERO : rampIn, mode,
                 bulk ? count : 0, population, population == null ? null
-                : populationMode == null ? "provisioned" : populationMode, keepPopulation);
+                : populationMode == null ? "provisioned" : populationMode, keepPopulation, spread);
         return new Checked(this, cfg, new ReportBuilder.Slo(minOpsPerSec, maxFailures, p99, maxFailureRatio, requireAlone), kc,
                 log, podNs,
-                podSelector, metrics, audit, driver, procs, writable("records", records));
+                podSelector, metrics, audit, driver, procs, Fields.writable("records", records));
     }
 }

@@ -194,11 +194,12 @@ public class SweepExecutor {
         try (KubernetesClient c = KubeClients.client(KubeClients.config(plan.base().kubeconfig()),
                 RateLimiter.of(-1, 0), new RequestStats("sweep", null))) {
             say.accept("sweep: run " + runId + " left objects; removing them before the next run");
-            RunCleanup.Result r = new RunCleanup(c, cfg.namespace(), runId, cfg.cleanupTimeout()).run();
+            var spread = dev.provbench.load.RunNamespaces.of(cfg);
+            RunCleanup.Result r = new RunCleanup(c, spread, runId, cfg.cleanupTimeout()).run();
             if (!r.clean()) {
                 throw new IOException("run " + runId + " left " + r.leftover().size() + " object(s) that did not go "
                         + "within " + Durations.format(cfg.cleanupTimeout()) + ": provbench cleanup --run-id " + runId
-                        + " --namespace " + cfg.namespace());
+                        + " " + spread.flags());
             }
         }
     }

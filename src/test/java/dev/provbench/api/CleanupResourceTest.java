@@ -45,7 +45,11 @@ class CleanupResourceTest {
             "{\"all\": true, \"namespace\": \"Bad_NS\"}|namespace",
             "{\"all\": true, \"timeout\": \"2h\"}|timeout",
             "{\"all\": true, \"timeout\": \"soon\"}|timeout",
-            "{\"all\": true, \"kubeconfig\": \"/etc/passwd\"}|kubeconfig"})
+            "{\"all\": true, \"kubeconfig\": \"/etc/passwd\"}|kubeconfig",
+            "{\"all\": true, \"namespaces\": 0}|namespaces",
+            "{\"all\": true, \"namespaces\": 101}|namespaces",
+            "{\"population\": true, \"runId\": \"abc\"}|population",
+            "{\"population\": true, \"namespaces\": 2}|namespaces"})
     void badRequestsNameTheField(String body, String field) {
         given().contentType(ContentType.JSON).body(body).post("/api/cleanup").then().statusCode(400)
                 .body("field", equalTo(field));

@@ -225,6 +225,28 @@ class RunsResourceTest {
         given().delete("/api/runs/" + id).then().statusCode(409).body("error", containsString("already ended"));
     }
 
+    /**
+     * The scale options over the API as on the command line: a local bulk wave spread over two namespaces beside a
+     * prebound population; the report says so, and nothing of it is left.
+     */
+    @Test
+    void aBulkWaveOverNamespacesBesideAPopulationOverTheApi() throws Exception {
+        Response accepted = given().contentType(ContentType.JSON).body("{\"local\": true, \"mode\": \"bulk\", "
+                + "\"count\": 20, \"namespaces\": 2, \"population\": 30, \"populationMode\": \"prebound\", "
+                + "\"threads\": 4, \"qps\": -1, \"localProvisionerQps\": -1, \"interval\": \"1s\"}").post("/api/runs");
+        assertEquals(202, accepted.statusCode(), accepted.asString());
+        String id = accepted.path("id");
+        started.add(id);
+        Response ended = awaitEnd(id);
+        assertEquals("succeeded", ended.path("state"), ended.asString());
+        given().get("/api/runs/" + id + "/report").then().statusCode(200)
+                .body("config.namespaces", equalTo(2)).body("config.mode", equalTo("bulk"))
+                .body("bulk.bound", equalTo(20)).body("bulk.gone", equalTo(20))
+                .body("population.count", equalTo(30)).body("population.mode", equalTo("prebound"))
+                .body("population.removal.claimsDeleted", equalTo(30))
+                .body("lists.watches.size()", equalTo(3)).body("cleanup.leftover.size()", equalTo(0));
+    }
+
     @Test
     void oneRunAtATimeAndAbortCleansUp() throws Exception {
         String body = post("{\"local\": true, \"duration\": \"5m\", \"threads\": 8, \"interval\": \"1s\"}", 202);

@@ -56,7 +56,9 @@ class RunCommandTest {
     @CsvSource(delimiter = ';', value = {
             "--count;--mode bulk", "--count;--mode bulk --count 0", "--count;--mode bulk --count 1000001",
             "--cycles;--mode bulk --count 5 --cycles 3", "--warmup;--mode bulk --count 5 --warmup 5s",
-            "--ramp;--mode bulk --count 5 --ramp 10s", "--wait-mode;--mode bulk --count 5 --wait-mode poll"})
+            "--ramp;--mode bulk --count 5 --ramp 10s", "--wait-mode;--mode bulk --count 5 --wait-mode poll",
+            "--namespaces;--mode bulk --count 5 --namespaces 0", "--namespaces;--namespaces 101",
+            "--namespaces;--namespaces 10 --namespace aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"})
     void badBulkFlagsAreExit2NamingThem(String flag, String args, QuarkusMainLauncher launcher) {
         java.util.List<String> argv = new java.util.ArrayList<>(java.util.List.of("run", "--local"));
         argv.addAll(java.util.List.of(args.split(" ")));
@@ -116,6 +118,49 @@ class RunCommandTest {
     }
 
     /**
+     * A bulk wave spread over three namespaces on --local: the namespaces made for the run, claim n in the
+     * (n mod 3)-th (the records say where each op was), every count as without the spread, and the namespaces removed
+     * with the claims.
+     */
+    @Test
+    void localBulkRunSpreadOverNamespaces(QuarkusMainLauncher launcher, @TempDir Path dir) throws Exception {
+        Path out = dir.resolve("report.json");
+        Path records = dir.resolve("records.ndjson");
+        LaunchResult r = launcher.launch("run", "--local", "--mode", "bulk", "--count", "30", "--namespaces", "3",
+                "--namespace", "spread", "--threads", "8", "--qps", "-1", "--local-provisioner-qps", "-1", "--format",
+                "json", "--out", out.toString(), "--records", records.toString(), "--max-failures", "0");
+        assertEquals(0, r.exitCode(), r.getErrorOutput());
+        assertTrue(r.getErrorOutput().contains("namespaces spread-0 … spread-2 (3 made for the run)"),
+                "the start line: " + r.getErrorOutput());
+        RunReport report = dev.provbench.run.Measurements.parse(Files.readString(out));
+        dev.provbench.measure.BulkWave.Bulk b = report.section(dev.provbench.measure.BulkWave.BULK);
+        assertEquals(30, b.bound());
+        assertEquals(30, b.gone());
+        assertTrue(report.cleanup().leftover().isEmpty(), report.cleanup().leftover().toString());
+        java.util.Map<String, Integer> creates = new java.util.TreeMap<>();
+        ObjectMapper json = new ObjectMapper();
+        for (String line : Files.readAllLines(records)) {
+            JsonNode n = json.readTree(line);
+            if ("pvcCreateStages".equals(n.get("metricName").asText())) {
+                String name = n.get("pvcName").asText();
+                long i = Long.parseLong(name.substring(name.lastIndexOf('-') + 1));
+                assertEquals("spread-" + (i % 3), n.get("namespace").asText(), name);
+                creates.merge(n.get("namespace").asText(), 1, Integer::sum);
+            }
+        }
+        assertEquals(java.util.Map.of("spread-0", 10, "spread-1", 10, "spread-2", 10), creates);
+        assertEquals(3, new ObjectMapper().readTree(Files.readString(out)).at("/config/namespaces").asInt());
+        var lists = report.section(dev.provbench.measure.ListCosts.LISTS).watches();
+        assertEquals(java.util.List.of("persistentvolumes", "persistentvolumeclaims", "persistentvolumeclaims",
+                "persistentvolumeclaims"), lists.stream().map(w -> w.resource()).toList(), "one PV watch, a claim watch "
+                + "per namespace");
+        assertEquals(java.util.Arrays.asList(null, "spread-0", "spread-1", "spread-2"),
+                lists.stream().map(w -> w.namespace()).toList());
+        assertTrue(lists.stream().allMatch(w -> w.first() != null && "first".equals(w.first().why())
+                && w.first().pages() >= 1 && w.first().seconds() > 0), lists.toString());
+    }
+
+    /**
      * Churn beside a prebound population on --local: the window opens with all of it Bound, the run's figures are its
      * own (its creates only), and the population is removed after the run — claims and the PVs the tool wrote.
      */
@@ -144,6 +189,9 @@ class RunCommandTest {
         assertTrue(report.section(DriverCalls.DRIVER).totals().createVolume() < 40,
                 report.section(DriverCalls.DRIVER).totals().toString());
         assertTrue(report.cleanup().leftover().isEmpty());
+        var pvWatch = report.section(dev.provbench.measure.ListCosts.LISTS).watches().get(0);
+        assertEquals("persistentvolumes", pvWatch.resource());
+        assertTrue(pvWatch.first().items() >= 40, "the first LIST of PVs holds the population: " + pvWatch);
     }
 
     /** An --out whose directory is missing: a fresh one under a temporary directory, so no machine has it. */

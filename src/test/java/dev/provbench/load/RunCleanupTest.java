@@ -137,4 +137,43 @@ class RunCleanupTest {
             assertTrue(r.lastError() != null && r.rounds() >= 2, r.toString());
         }
     }
+
+    /**
+     * A run spread over namespaces: its claims removed in each, then the namespaces it made (labelled with it)
+     * deleted; a namespace it did not make is kept, and one it made that holds another's claim is kept and named.
+     */
+    @Test
+    void aSpreadRunIsCleanedInEachNamespaceAndTheOnesItMadeGoOnceEmpty() {
+        RunNamespaces spread = new RunNamespaces("load", 3);
+        client.namespaces().resource(new io.fabric8.kubernetes.api.model.NamespaceBuilder().withNewMetadata()
+                .withName("load-0").endMetadata().build()).create(); // there before the run: kept
+        List<String> made = new java.util.ArrayList<>();
+        spread.create(client, "aaaa1111", made);
+        assertEquals(List.of("load-1", "load-2"), made);
+        assertEquals("aaaa1111", client.namespaces().withName("load-1").get().getMetadata().getLabels()
+                .get(RunConfig.LABEL));
+        for (int n = 0; n < 6; n++) {
+            client.persistentVolumeClaims().inNamespace(spread.of(n)).resource(new PersistentVolumeClaimBuilder()
+                    .withNewMetadata().withName("pb-aaaa1111-" + n).addToLabels(RunConfig.LABEL, "aaaa1111")
+                    .endMetadata().withNewSpec().endSpec().build()).create();
+        }
+        // another tenant's claim in a namespace the run made
+        client.persistentVolumeClaims().inNamespace("load-2").resource(new PersistentVolumeClaimBuilder()
+                .withNewMetadata().withName("users-1").endMetadata().withNewSpec().endSpec().build()).create();
+
+        RunCleanup.Result r = new RunCleanup(client, spread, "aaaa1111", Duration.ofSeconds(20), provisioner()).run();
+
+        assertEquals(6, r.deletedClaims());
+        for (String ns : spread.names()) {
+            assertTrue(client.persistentVolumeClaims().inNamespace(ns).withLabel(RunConfig.LABEL).list().getItems()
+                    .isEmpty(), ns);
+        }
+        assertTrue(client.namespaces().withName("load-0").get() != null, "not the run's: kept");
+        assertEquals(null, client.namespaces().withName("load-1").get(), "made by the run, empty: deleted");
+        assertTrue(client.namespaces().withName("load-2").get() != null, "holds another's claim: kept");
+        assertEquals(1, r.leftover().size(), r.leftover().toString());
+        assertEquals("Namespace", r.leftover().get(0).kind());
+        assertEquals("load-2", r.leftover().get(0).name());
+        assertTrue(r.leftover().get(0).reason().contains("claims of others"), r.leftover().get(0).reason());
+    }
 }

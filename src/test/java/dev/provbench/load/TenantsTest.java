@@ -14,7 +14,7 @@ class TenantsTest {
 
     @Test
     void countsOtherClaimsOfTheClassOrTheDriverAndNeverTheRunsOwn() {
-        Tenants t = new Tenants("ns", "r1", "fast");
+        Tenants t = new Tenants(new RunNamespaces("ns", 1), "r1", "fast");
         t.driver("d.example");
         t.appeared(pv("pvc-1", "ns", "pb-r1-1", "fast", "d.example")); // the run's own
         t.appeared(pv("pvc-2", "ns", "pb-r2-1", "fast", "d.example")); // another run, same namespace
@@ -31,7 +31,7 @@ class TenantsTest {
 
     @Test
     void beforeThePreflightNamedTheDriverOnlyTheClassCounts() {
-        Tenants t = new Tenants("ns", "r1", "fast");
+        Tenants t = new Tenants(new RunNamespaces("ns", 1), "r1", "fast");
         t.appeared(pv("pvc-1", "x", "c", "slow", "d.example"));
         t.appeared(pv("pvc-2", "x", "c", "fast", "d.example"));
         assertEquals(1, t.read().appeared());
@@ -39,7 +39,7 @@ class TenantsTest {
 
     @Test
     void storageClassesPastTheBoundAreSummed() {
-        Tenants t = new Tenants("ns", "r1", "fast");
+        Tenants t = new Tenants(new RunNamespaces("ns", 1), "r1", "fast");
         t.driver("d");
         for (int i = 0; i < Tenants.MAX_CLASSES + 5; i++) {
             t.appeared(pv("pvc-" + i, "x", "c", "sc-" + i, "d"));

@@ -100,7 +100,7 @@ class AuditLogRequestsTest {
                 line(70, prov, "delete", "persistentvolumes", null, "pvc-u1"))); // after the window
         dev.provbench.load.Stamps stamps = new dev.provbench.load.Stamps();
         stamps.own("u1");
-        AuditLogRequests m = new AuditLogRequests(log, 5.0, 10, null, AuditLogRequests.ownObjects("ns", "r1", stamps));
+        AuditLogRequests m = new AuditLogRequests(log, 5.0, 10, null, AuditLogRequests.ownObjects(new dev.provbench.load.RunNamespaces("ns", 1), "r1", stamps));
         RunWindow w = new RunWindow(T0, 0, 0, 60_000_000_000L, false);
         m.finish(w);
         ReportDraft d = new ReportDraft(new ReportDraft.Grid(w, 10_000_000_000L, 60_000_000_000L));
