@@ -132,6 +132,8 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
     private final CompletableFuture<Void> synced = new CompletableFuture<>();
     private volatile boolean closed;
     private volatile WebSocket socket;
+    /** The current watch's listener (what {@link #watchFrom} ends). */
+    private volatile Events events;
     private volatile String resourceVersion;
     private volatile long backoffMs = BACKOFF_FIRST_MS; // a race between two failures only shortens one pause
     private volatile Listing first;
@@ -186,9 +188,10 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
      */
     public void watchFrom(String rv) {
         WebSocket ws = socket;
+        Events e = events;
         resourceVersion = rv;
-        if (ws != null) {
-            ws.sendClose(1000, null); // its end (onClose) watches again, from rv
+        if (ws != null && e != null) {
+            e.stop(ws, false, null); // ended by us, as an ERROR event ends it: watched again at once, from rv
         }
     }
 
@@ -369,6 +372,7 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
         URI uri = URI.create(url + "?watch=true&allowWatchBookmarks=true&timeoutSeconds=" + timeout
                 + "&resourceVersion=" + URLEncoder.encode(resourceVersion, StandardCharsets.UTF_8) + selector);
         Events events = new Events();
+        this.events = events;
         http.newWebSocketBuilder().uri(uri).buildAsync(events).whenComplete((ws, e) -> {
             if (e != null) {
                 Throwable c = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
