@@ -353,6 +353,7 @@ public class RunExecutor {
         try (KubernetesClient c = KubeClients.client(s.client().getConfiguration(), RateLimiter.of(-1, 0),
                 new RequestStats("preflight", null))) {
             Preflight.Result r = Preflight.check(c, cfg, e.id());
+            RunNamespaces spread = RunNamespaces.of(cfg);
             r.warnings().forEach(w -> say.accept("warning: " + w));
             if (r.fatal() != null) {
                 fail(e, "preflight: " + r.fatal(), say);
@@ -362,27 +363,27 @@ public class RunExecutor {
                 java.util.Set<String> active = r.active();
                 String runs = String.join(", ", r.staleRuns().keySet());
                 if (!active.isEmpty()) {
-                    say.accept("warning: run(s) " + String.join(", ", active) + " in namespace " + RunNamespaces.of(cfg)
+                    say.accept("warning: run(s) " + String.join(", ", active) + " in namespace " + spread
                             + " made a claim less than " + Durations.format(Preflight.ACTIVE_WITHIN) + " ago and may "
                             + "still be running: this run shares the namespace with them (its figures stay its own: "
                             + "its claims are told by its run ID)");
                 }
                 if (!e.request().cleanupStale) {
                     say.accept("warning: " + r.staleClaims() + " claim(s) of earlier runs (" + runs + ") are in "
-                            + "namespace " + RunNamespaces.of(cfg) + ": 'provbench cleanup --all "
-                            + RunNamespaces.of(cfg).flags() + "' removes them (or run with --cleanup-stale)");
+                            + "namespace " + spread + ": 'provbench cleanup --all "
+                            + spread.flags() + "' removes them (or run with --cleanup-stale)");
                 } else {
                     // a run that may still be running keeps its claims: removing them would break it
                     for (String old : r.staleRuns().keySet()) {
                         if (active.contains(old)) {
                             say.accept("--cleanup-stale: not removing the claims of run " + old + ": it may still "
                                     + "be running ('provbench cleanup --run-id " + old + " "
-                                    + RunNamespaces.of(cfg).flags() + "' removes them once it is not)");
+                                    + spread.flags() + "' removes them once it is not)");
                             continue;
                         }
                         say.accept("removing " + r.staleRuns().get(old) + " claim(s) of earlier run " + old
                                 + " first (--cleanup-stale)");
-                        RunCleanup.Result gone = new RunCleanup(c, RunNamespaces.of(cfg), old, cfg.cleanupTimeout())
+                        RunCleanup.Result gone = new RunCleanup(c, spread, old, cfg.cleanupTimeout())
                                 .run();
                         if (!gone.clean()) {
                             fail(e, "--cleanup-stale: " + gone.leftover().size() + " object(s) of earlier runs "
