@@ -12,9 +12,12 @@ import java.time.Duration;
 /**
  * The tool's PV list-watch beside a population (hack/bench/beside-population, issue 49): load.Waits as a run starts
  * them (its PV watch and a claim watch), over a client built as the run's (load.KubeClients, unlimited), against the
- * cluster of $KUBECONFIG; then ROUNDS times the PV watch is made to watch from resourceVersion 1, which kube-apiserver
- * answers with 410 (too old), and the watch lists again. Prints each LIST as load.ListWatch recorded it (objects,
- * pages, bytes, time, CPU of the threads that read it) and the heap after a full GC. Args: NAMESPACE ROUNDS
+ * cluster of $KUBECONFIG; then ROUNDS times the PV watch is made to watch from resourceVersion 1, and the watch lists
+ * again. kube-apiserver answers such a watch with an ERROR event 410 ("too old resource version") once its PV watch
+ * cache has dropped an event (its buffer, of at most 102,400, full of events older than 75 s: a population written
+ * over minutes); before that it serves the watch from its cache, and no relist comes (this prints so and fails).
+ * Prints each LIST as load.ListWatch recorded it (objects, pages, bytes, time, CPU of the threads that read it) and
+ * the heap after a full GC. Args: NAMESPACE ROUNDS
  */
 public class Relist {
     public static void main(String[] args) throws Exception {

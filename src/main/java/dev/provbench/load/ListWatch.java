@@ -187,11 +187,10 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
      * listed again ({@link Why#GONE}), the path a watch takes after an outage longer than the server keeps.
      */
     public void watchFrom(String rv) {
-        WebSocket ws = socket;
         Events e = events;
-        resourceVersion = rv;
-        if (ws != null && e != null) {
-            e.stop(ws, false, null); // ended by us, as an ERROR event ends it: watched again at once, from rv
+        resourceVersion = rv; // the current watch's events are not applied once it is told to end
+        if (e != null) {
+            e.restart(); // ended by us, as an ERROR event ends it: watched again at once, from rv
         }
     }
 
@@ -383,6 +382,7 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
                 ws.sendClose(1000, null);
             } else {
                 socket = ws;
+                events.opened(ws);
             }
         });
     }
@@ -407,10 +407,28 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
         private final AtomicBoolean ended = new AtomicBoolean();
         private final long started = System.nanoTime();
         private int events;
+        private volatile WebSocket ws; // once the upgrade completed
+        private volatile boolean restart; // asked to end (watchFrom), perhaps before the upgrade completed
+
+        void opened(WebSocket ws) {
+            this.ws = ws;
+            if (restart) {
+                stop(ws, false, null);
+            }
+        }
+
+        /** Ends this watch to watch again at once: now if it is open, else as soon as it opens. */
+        void restart() {
+            restart = true;
+            WebSocket w = ws;
+            if (w != null) {
+                stop(w, false, null);
+            }
+        }
 
         @Override
         public void onMessage(WebSocket ws, String text) {
-            if (ended.get() || closed) {
+            if (ended.get() || closed || restart) {
                 return;
             }
             if (event(text, ws)) {

@@ -307,4 +307,28 @@ class ListWatchTest {
         assertEquals(4, seen.size(), "nothing is sent after close: " + seen);
         assertTrue(seen.get(3).endsWith("resourceVersion=50"), seen.get(3));
     }
+
+    @Test
+    void watchFromEndsTheWatchEvenBeforeItOpensAndAnErrorEventGoneListsAgain() throws Exception {
+        lists.add(Answer.of(list("10", null, pv("a", "5", "Bound"))));
+        // the first watch, told to end perhaps before it opened: its bookmark must not move the version asked for
+        watches.add(Answer.holding(
+                event("BOOKMARK", "{\"kind\":\"PersistentVolume\",\"metadata\":{\"resourceVersion\":\"20\"}}")));
+        // as kube-apiserver answers a watch from a version its watch cache no longer holds: 200, then ERROR 410
+        watches.add(Answer.holding(event("ERROR", "{\"kind\":\"Status\",\"status\":\"Failure\",\"message\":"
+                + "\"too old resource version: 1 (335)\",\"reason\":\"Expired\",\"code\":410}")));
+        lists.add(Answer.of(list("60", null, pv("a", "5", "Bound"))));
+        watches.add(Answer.holding());
+        try (ListWatch<Views.Volume> lw = volumes()) {
+            lw.start().get(10, TimeUnit.SECONDS);
+            lw.watchFrom("1");
+            await(() -> seen.size() == 5, "the relist's watch: " + seen);
+            assertTrue(seen.get(1).endsWith("resourceVersion=10"), seen.get(1));
+            assertTrue(seen.get(2).endsWith("resourceVersion=1"), seen.get(2));
+            assertTrue(seen.get(4).endsWith("resourceVersion=60"), seen.get(4));
+            await(() -> lw.relistCount() == 1, "the relist counted");
+            assertEquals(ListWatch.Why.GONE, lw.relists().get(0).why());
+            assertEquals(1, lw.relists().get(0).items());
+        }
+    }
 }
