@@ -1,5 +1,7 @@
 package dev.provbench.load;
 
+import dev.provbench.kube.Paged;
+
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -301,19 +303,6 @@ public final class Population {
     }
 
 
-    /** Every PV, listed in pages of 500 (a cluster beside a population holds tens of thousands). */
-    static List<PersistentVolume> pagedVolumes(KubernetesClient client) {
-        List<PersistentVolume> out = new ArrayList<>();
-        String token = null;
-        do {
-            var page = client.persistentVolumes().list(new io.fabric8.kubernetes.api.model.ListOptionsBuilder()
-                    .withLimit(500L).withContinue(token).build());
-            out.addAll(page.getItems());
-            token = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-        } while (token != null && !token.isEmpty());
-        return out;
-    }
-
     /** Runs {@code op} for each item on {@link #WRITERS} threads; an interrupt stops it. */
     private static <T> void parallel(List<T> items, Consumer<T> op) throws InterruptedException {
         if (items.isEmpty()) {
@@ -368,14 +357,14 @@ public final class Population {
             List<String> claimNames = claimNames(client, namespace);
             List<String> prebound = new ArrayList<>(); // the tool deletes these
             List<String> provisioned = new ArrayList<>(); // these go with their claims, through csi-provisioner
-            for (PersistentVolume v : pagedVolumes(client)) {
+            Paged.each(client.persistentVolumes(), (PersistentVolume v) -> {
                 var ref = v.getSpec() == null ? null : v.getSpec().getClaimRef();
                 if (v.getMetadata().getLabels() != null && namespace.equals(v.getMetadata().getLabels().get(LABEL))) {
                     prebound.add(v.getMetadata().getName());
                 } else if (ref != null && namespace.equals(ref.getNamespace()) && index(ref.getName()) >= 0) {
                     provisioned.add(v.getMetadata().getName());
                 }
-            }
+            });
             List<String> now = new ArrayList<>();
             claimNames.forEach(c -> now.add("PersistentVolumeClaim " + namespace + "/" + c));
             prebound.forEach(v -> now.add("PersistentVolume " + v));
@@ -415,13 +404,8 @@ public final class Population {
     /** The names of the namespace's population claims, listed in pages of 500. */
     private static List<String> claimNames(KubernetesClient client, String namespace) {
         List<String> out = new ArrayList<>();
-        String token = null;
-        do {
-            var page = client.persistentVolumeClaims().inNamespace(namespace).withLabel(LABEL).list(
-                    new io.fabric8.kubernetes.api.model.ListOptionsBuilder().withLimit(500L).withContinue(token).build());
-            page.getItems().forEach(c -> out.add(c.getMetadata().getName()));
-            token = page.getMetadata() == null ? null : page.getMetadata().getContinue();
-        } while (token != null && !token.isEmpty());
+        Paged.each(client.persistentVolumeClaims().inNamespace(namespace).withLabel(LABEL),
+                (PersistentVolumeClaim c) -> out.add(c.getMetadata().getName()));
         return out;
     }
 }

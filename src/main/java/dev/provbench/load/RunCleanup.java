@@ -1,5 +1,7 @@
 package dev.provbench.load;
 
+import dev.provbench.kube.Paged;
+
 import dev.provbench.util.Durations;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
@@ -257,8 +259,8 @@ public final class RunCleanup {
         List<PersistentVolumeClaim> out = new ArrayList<>();
         for (String ns : namespaces.names()) {
             var claims = client.persistentVolumeClaims().inNamespace(ns);
-            out.addAll((runId == null ? claims.withLabel(RunConfig.LABEL) : claims.withLabel(RunConfig.LABEL, runId))
-                    .list().getItems());
+            Paged.each(runId == null ? claims.withLabel(RunConfig.LABEL) : claims.withLabel(RunConfig.LABEL, runId),
+                    out::add);
         }
         return out;
     }
@@ -271,13 +273,13 @@ public final class RunCleanup {
      */
     private List<PersistentVolume> listVolumes() {
         List<PersistentVolume> out = new ArrayList<>();
-        for (PersistentVolume v : client.persistentVolumes().list().getItems()) {
+        Paged.each(client.persistentVolumes(), (PersistentVolume v) -> { // every PV of the cluster: a page at a time
             ObjectReference ref = v.getSpec() == null ? null : v.getSpec().getClaimRef();
             if (ref != null && (claimUids.contains(ref.getUid()) || namespaces.contains(ref.getNamespace())
                     && ours(ref.getName()))) {
                 out.add(v);
             }
-        }
+        });
         return out;
     }
 
