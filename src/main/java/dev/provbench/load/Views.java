@@ -58,11 +58,6 @@ public final class Views {
      */
     public record Volume(String name, String resourceVersion, String claimNamespace, String claimName, String handle,
                          String phase, String storageClass, String driver, String reclaimPolicy) implements View {
-
-        /** The claim's name if it is in {@code namespace}, else null. */
-        public String claimIn(String namespace) {
-            return namespace.equals(claimNamespace) ? claimName : null;
-        }
     }
 
     /** What a view is read into: the metadata fields, and the claim's or the volume's own. */
