@@ -21,7 +21,8 @@ public final class Paged {
     }
 
     /** Hands every object {@code op} lists to {@code each}, a page at a time. */
-    public static <T extends HasMetadata, L extends KubernetesResourceList<T>> void each(Listable<L> op, Consumer<? super T> each) {
+    public static <T extends HasMetadata, L extends KubernetesResourceList<T>> void each(Listable<L> op,
+            Consumer<? super T> each) {
         String token = null;
         do {
             L page = op.list(new ListOptionsBuilder().withLimit(PAGE).withContinue(token).build());

@@ -407,11 +407,11 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
         private final AtomicBoolean ended = new AtomicBoolean();
         private final long started = System.nanoTime();
         private int events;
-        private volatile WebSocket ws; // once the upgrade completed
+        private volatile WebSocket open; // once the upgrade completed
         private volatile boolean restart; // asked to end (watchFrom), perhaps before the upgrade completed
 
         void opened(WebSocket ws) {
-            this.ws = ws;
+            open = ws;
             if (restart) {
                 stop(ws, false, null);
             }
@@ -420,9 +420,9 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
         /** Ends this watch to watch again at once: now if it is open, else as soon as it opens. */
         void restart() {
             restart = true;
-            WebSocket w = ws;
-            if (w != null) {
-                stop(w, false, null);
+            WebSocket ws = open;
+            if (ws != null) {
+                stop(ws, false, null);
             }
         }
 

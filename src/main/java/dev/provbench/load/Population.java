@@ -1,7 +1,6 @@
 package dev.provbench.load;
 
 import dev.provbench.kube.Paged;
-
 import io.fabric8.kubernetes.api.model.PersistentVolume;
 import io.fabric8.kubernetes.api.model.PersistentVolumeBuilder;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;

@@ -1,7 +1,6 @@
 package dev.provbench.load;
 
 import dev.provbench.kube.Paged;
-
 import dev.provbench.util.Durations;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Namespace;
