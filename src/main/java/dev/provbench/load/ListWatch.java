@@ -131,7 +131,6 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
     private final Map<String, V> cache = new ConcurrentHashMap<>();
     private final CompletableFuture<Void> synced = new CompletableFuture<>();
     private volatile boolean closed;
-    private volatile WebSocket socket;
     /** The current watch's listener (what {@link #watchFrom} ends). */
     private volatile Events events;
     private volatile String resourceVersion;
@@ -381,7 +380,6 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
             } else if (closed) {
                 ws.sendClose(1000, null);
             } else {
-                socket = ws;
                 events.opened(ws);
             }
         });
@@ -579,7 +577,8 @@ public final class ListWatch<V extends Views.View> implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        WebSocket ws = socket;
+        Events e = events; // a watch not open yet is closed as it opens (closed is set)
+        WebSocket ws = e == null ? null : e.open;
         if (ws != null) {
             ws.sendClose(1000, null);
         }
