@@ -84,9 +84,10 @@ public class RunRequest {
             + "duration.")
     public Long cycles;
 
-    /** null = 2m, with --mode bulk 30m */
+    /** null = 2m, with --mode bulk {@link #bulkOpTimeout} */
     @Option(names = "--op-timeout", description = "Timeout of one create or delete (default 2m; with --mode bulk "
-            + "30m, from the claim's own POST or DELETE: a wave's last claims wait behind all the others).")
+            + "30m or 1s per claim, whichever is longer, from the claim's own POST or DELETE: a wave's last claims "
+            + "wait behind all the others).")
     public String opTimeout;
 
     @Option(names = "--abort-grace", description = "On abort (DELETE, SIGTERM, Ctrl-C): how long cycles in flight "
@@ -362,6 +363,18 @@ public class RunRequest {
         return value != null || e == null || e.isBlank() ? value : e;
     }
 
+    /**
+     * A bulk claim's default timeout: 30m, or a second per claim in the wave, whichever is longer (at most
+     * {@code max}). The wave's last claim waits behind all the others, its DELETE too: csi-provisioner at its default
+     * QPS 5 binds ~5 claims a second and deletes ~2.5 (docs/results/bulk.md), so a wave of 10,000 needs ~34 minutes
+     * to bind its last claim and ~67 to delete it; under a fixed 30m, 121 of its creates and 5,400 of its deletes
+     * failed as timeouts (hack/bench/bulk 5/10 10000, 2026-12-07).
+     */
+    static Duration bulkOpTimeout(long count, Duration max) {
+        Duration d = Duration.ofSeconds(Math.max(30 * 60, count));
+        return d.compareTo(max) > 0 ? max : d;
+    }
+
     /** Checks every field against the default {@link RunLimits}. */
     public Checked check() {
         return check(RunLimits.Values.DEFAULT);
@@ -420,7 +433,8 @@ public class RunRequest {
                 : Fields.duration("warmup", warmup, true, max);
         Duration warmMax = Fields.duration("warmupMax", warmupMax, false, max);
         Duration rampIn = ramp == null || "auto".equals(ramp) ? null : Fields.duration("ramp", ramp, true, max);
-        Duration timeout = Fields.duration("opTimeout", opTimeout != null ? opTimeout : bulk ? "30m" : "2m", false, max);
+        Duration timeout = opTimeout != null ? Fields.duration("opTimeout", opTimeout, false, max)
+                : bulk ? bulkOpTimeout(count, max) : Duration.ofMinutes(2);
         Duration step = Fields.duration("interval", interval, false, max);
         Duration grace = Fields.duration("abortGrace", abortGrace, true, max);
         Duration cleanupIn = Fields.duration("cleanupTimeout", cleanupTimeout, false, max);
