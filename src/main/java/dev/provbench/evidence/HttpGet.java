@@ -2,6 +2,7 @@ package dev.provbench.evidence;
 
 import dev.provbench.kube.Transport;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
@@ -35,6 +36,9 @@ public final class HttpGet implements AutoCloseable {
     private Vertx ownVertx;
     private HttpClient http;
     private boolean closed;
+    /** Runs on the caller's thread between starting a request and listening to it; a test's stand-in for the caller
+     *  being descheduled there. */
+    Runnable afterStart = () -> { };
 
     private synchronized HttpClient client() {
         if (closed) {
@@ -66,35 +70,28 @@ public final class HttpGet implements AutoCloseable {
                 .setIdleTimeout(timeout.toMillis());
         token.ifPresent(t -> req.putHeader("Authorization", "Bearer " + t));
         CompletableFuture<byte[]> done = new CompletableFuture<>();
-        client().request(req).compose(HttpClientRequest::send).onComplete(ar -> {
+        Future<HttpClientRequest> started = client().request(req);
+        afterStart.run();
+        // The answer's listener is registered on the request's own context before the request is sent, so it runs
+        // before the answer's body and end are handled. Registered from the caller's thread after the request was
+        // sent (send(), then onComplete on the composed future), it could come late: a caller descheduled for a
+        // moment (a loaded machine) found the answer complete and its body already handled and dropped, its
+        // listener then failed with Vert.x's "Response already ended" and the read waited out its timeout (30 times
+        // in the 70 minutes of a wave of 10,000 claims; HttpGetTest stands for the descheduled caller).
+        started.onComplete(ar -> {
             if (ar.failed()) {
                 done.completeExceptionally(ar.cause());
                 return;
             }
-            HttpClientResponse rsp = ar.result();
-            // also takes the reset's own error below (a completed read ignores it), which Vert.x would log
-            rsp.exceptionHandler(e -> done.completeExceptionally(
-                    new IOException("reading the answer of " + url + ": " + e.getClass().getSimpleName())));
-            if (rsp.statusCode() != 200) { // what a refusal says is not read, nor kept
-                done.completeExceptionally(new IllegalStateException("HTTP " + rsp.statusCode() + " from " + url
-                        + (rsp.statusCode() == 401 && on401 != null ? " (" + on401 + ")" : "")));
-                rsp.request().reset();
-                return;
-            }
-            Buffer body = Buffer.buffer();
-            rsp.handler(b -> {
-                if (done.isDone()) {
-                    return;
-                }
-                if (body.length() + b.length() > maxBytes) {
-                    done.completeExceptionally(new IllegalStateException(
-                            "the answer of " + url + " is longer than " + maxBytes + " bytes"));
-                    rsp.request().reset();
+            HttpClientRequest request = ar.result();
+            request.response().onComplete(rr -> {
+                if (rr.failed()) {
+                    done.completeExceptionally(rr.cause());
                 } else {
-                    body.appendBuffer(b);
+                    take(rr.result(), url, maxBytes, on401, done);
                 }
             });
-            rsp.endHandler(v -> done.complete(body.getBytes()));
+            request.end().onFailure(done::completeExceptionally);
         });
         try {
             return done.get(timeout.toMillis() + CONNECT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
@@ -104,6 +101,34 @@ public final class HttpGet implements AutoCloseable {
             done.cancel(false);
             throw new IOException("no whole answer from " + url + " within " + timeout.toMillis() + " ms");
         }
+    }
+
+    /** Takes the answer {@code rsp} into {@code done}: its body if it is a 200 of at most {@code maxBytes}. */
+    private static void take(HttpClientResponse rsp, URI url, int maxBytes, String on401,
+                             CompletableFuture<byte[]> done) {
+        // also takes the reset's own error below (a completed read ignores it), which Vert.x would log
+        rsp.exceptionHandler(e -> done.completeExceptionally(
+                new IOException("reading the answer of " + url + ": " + e.getClass().getSimpleName())));
+        if (rsp.statusCode() != 200) { // what a refusal says is not read, nor kept
+            done.completeExceptionally(new IllegalStateException("HTTP " + rsp.statusCode() + " from " + url
+                    + (rsp.statusCode() == 401 && on401 != null ? " (" + on401 + ")" : "")));
+            rsp.request().reset();
+            return;
+        }
+        Buffer body = Buffer.buffer();
+        rsp.handler(b -> {
+            if (done.isDone()) {
+                return;
+            }
+            if (body.length() + b.length() > maxBytes) {
+                done.completeExceptionally(new IllegalStateException(
+                        "the answer of " + url + " is longer than " + maxBytes + " bytes"));
+                rsp.request().reset();
+            } else {
+                body.appendBuffer(b);
+            }
+        });
+        rsp.endHandler(v -> done.complete(body.getBytes()));
     }
 
     /** Closes the connections (and the Vert.x of its own, if it started one). */
