@@ -72,12 +72,10 @@ public final class HttpGet implements AutoCloseable {
         CompletableFuture<byte[]> done = new CompletableFuture<>();
         Future<HttpClientRequest> started = client().request(req);
         afterStart.run();
-        // The answer's listener is registered on the request's own context before the request is sent, so it runs
-        // before the answer's body and end are handled. Registered from the caller's thread after the request was
-        // sent (send(), then onComplete on the composed future), it could come late: a caller descheduled for a
-        // moment (a loaded machine) found the answer complete and its body already handled and dropped, its
-        // listener then failed with Vert.x's "Response already ended" and the read waited out its timeout (30 times
-        // in the 70 minutes of a wave of 10,000 claims; HttpGetTest stands for the descheduled caller).
+        // The answer's listener is registered in the request's, on the request's own context, before the request is
+        // sent: so it runs before the answer's body and end are handled. (Registered from the caller's thread after
+        // send(), it came after them when that thread was descheduled meanwhile: Vert.x's "Response already ended",
+        // and the read waited out its timeout. HttpGetTest holds the caller there.)
         started.onComplete(ar -> {
             if (ar.failed()) {
                 done.completeExceptionally(ar.cause());
