@@ -9,7 +9,7 @@ import java.util.Locale;
 
 /**
  * What reading a run's audit log costs in resident memory (hack/bench/audit-read-memory): {@code write FILE N}
- * writes N requests (EvidenceRead's ~900 B events of three clients); {@code read FILE} reads them once as a run's
+ * writes N requests (EvidenceRead's events of three clients, ~740 B each); {@code read FILE} reads them once as a run's
  * report does (evidence.AuditLog.read) and prints one row's cells: RSS before, the process's peak RSS (VmHWM) after,
  * the process's CPU and the wall time of the read, the requests counted.
  */
@@ -39,7 +39,8 @@ public class AuditReadMemory {
         double wall = (System.nanoTime() - t0) / 1e9;
         double cpuS = (os.getProcessCpuTime() - cpu) / 1e9;
         long requests = read.counts().values().stream().mapToLong(AuditLog.Counts::requests).sum();
-        System.out.printf(Locale.ROOT, "%d | %d | %d | %.1f | %.1f | %d%n", before, status("VmHWM"),
-                status("VmHWM") - before, cpuS, wall, requests);
+        long peak = status("VmHWM"); // /proc's VmRSS and VmHWM in kB; ProcessUsage reads the one but not the other
+        System.out.printf(Locale.ROOT, "%d | %d | %d | %.1f | %.1f | %d%n", before, peak, peak - before, cpuS, wall,
+                requests);
     }
 }
